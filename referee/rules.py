@@ -1,0 +1,307 @@
+"""Mulatschak rule sets as data (RULES.md §2.2).
+
+Every number and switch is a named parameter. A rule set is a preset plus validated
+overrides; an unknown parameter or a value of the wrong type is a :class:`RuleError`
+naming it (``overrides.knock_doubles``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .cards import PACKS, Pack
+from .violations import RuleError
+
+MULI_FAIL_MODES = ("all", "breaker", "trick_takers")
+ALL_PASS_MODES = ("redeal", "redeal_double")
+MULATSCHAK_PACKS = ("german36", "german33")
+HAND_SIZE = 5
+TRICKS_PER_DEAL = 5
+
+
+@dataclass(frozen=True)
+class Payout:
+    """A Muli/Murler payout before multipliers: the declarer's and every other's change."""
+
+    declarer: int
+    others: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {"declarer": self.declarer, "others": self.others}
+
+
+@dataclass(frozen=True)
+class MulatschakRules:
+    name: str
+    title: str
+    pack: str
+    players_min: int
+    players_max: int
+    start_score: int
+    target_score: int
+    trick_value: int
+    no_trick_penalty: int
+    declarer_fail_penalty: int
+    failed_declarer_counts_tricks: bool
+    stay_home_penalty: int
+    min_bid: int
+    min_bid_hearts: int
+    dealer_may_hold: bool
+    no_bid_at_or_below: int | None
+    must_play_at_or_below: int | None
+    no_exchange_at_or_below: int | None
+    #: The most cards one player may take; an int, or per number of players
+    #: (``((2, 5), (3, 5), (4, 3), (5, 3))``; a count not listed allows a whole hand).
+    max_exchange: int | tuple[tuple[int, int], ...]
+    exchange_capped_by_declarer: bool
+    hearts_double: bool
+    hearts_all_play: bool
+    collapse_doubles: bool
+    weli_prevents_whiteout: bool
+    knock_doubles: bool
+    multiplier_cap: int | None
+    muli_all_play: bool
+    muli_no_exchange: bool
+    muli_win: Payout
+    muli_fail: Payout
+    muli_fail_mode: str
+    last_player_must_play: bool
+    must_follow_suit: bool
+    must_trump: bool
+    must_head_trick: bool
+    all_pass: str
+    no_stay_home_twice: bool
+    score_floor: int | None
+
+    game = "mulatschak"
+
+    @property
+    def card_pack(self) -> Pack:
+        return PACKS[self.pack]
+
+    def max_exchange_for(self, players: int) -> int:
+        if isinstance(self.max_exchange, int):
+            return self.max_exchange
+        return dict(self.max_exchange).get(players, HAND_SIZE)
+
+    def talon_size(self, players: int) -> int:
+        return len(self.card_pack) - HAND_SIZE * players
+
+    def as_params(self) -> dict[str, Any]:
+        """Every parameter by its RULES.md name, as JSON-ready data."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name in ("name", "title"):
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, Payout):
+                value = value.as_dict()
+            elif f.name == "max_exchange" and not isinstance(value, int):
+                value = {str(n): limit for n, limit in value}
+            out[f.name] = value
+        return out
+
+
+PARAMETER_NAMES: tuple[str, ...] = tuple(
+    f.name for f in fields(MulatschakRules) if f.name not in ("name", "title")
+)
+
+SALZBURG = MulatschakRules(
+    name="salzburg",
+    title="Mulatschak (Salzburg)",
+    pack="german36",
+    players_min=2,
+    players_max=6,
+    start_score=21,
+    target_score=0,
+    trick_value=1,
+    no_trick_penalty=5,
+    declarer_fail_penalty=10,
+    failed_declarer_counts_tricks=False,
+    stay_home_penalty=1,
+    min_bid=1,
+    min_bid_hearts=1,
+    dealer_may_hold=True,
+    no_bid_at_or_below=5,
+    must_play_at_or_below=3,
+    no_exchange_at_or_below=3,
+    max_exchange=5,
+    exchange_capped_by_declarer=False,
+    hearts_double=True,
+    hearts_all_play=True,
+    collapse_doubles=True,
+    weli_prevents_whiteout=False,
+    knock_doubles=True,
+    multiplier_cap=None,
+    muli_all_play=True,
+    muli_no_exchange=True,
+    muli_win=Payout(declarer=-10, others=10),
+    muli_fail=Payout(declarer=10, others=-10),
+    muli_fail_mode="all",
+    last_player_must_play=True,
+    must_follow_suit=True,
+    must_trump=True,
+    must_head_trick=True,
+    all_pass="redeal",
+    no_stay_home_twice=False,
+    score_floor=None,
+)
+
+GEISER = replace(
+    SALZBURG,
+    name="geiser",
+    title="Mulatschak (Geiser)",
+    players_max=5,
+    start_score=15,
+    no_bid_at_or_below=None,
+    must_play_at_or_below=5,
+    exchange_capped_by_declarer=True,
+    knock_doubles=False,
+    muli_win=Payout(declarer=-10, others=0),
+)
+
+MURLN = replace(
+    SALZBURG,
+    name="murln",
+    title="Murln",
+    pack="german33",
+    players_max=5,
+    no_bid_at_or_below=None,
+    must_play_at_or_below=5,
+    stay_home_penalty=2,
+    max_exchange=((2, 5), (3, 5), (4, 3), (5, 3)),
+    exchange_capped_by_declarer=True,
+    knock_doubles=False,
+    muli_win=Payout(declarer=-10, others=20),
+    muli_fail=Payout(declarer=20, others=-10),
+)
+
+PRESETS: dict[str, MulatschakRules] = {r.name: r for r in (SALZBURG, GEISER, MURLN)}
+
+
+def _int(name: str, value: object, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(name, "must be a whole number", "not_int")
+    if minimum is not None and value < minimum:
+        raise RuleError(name, f"must be at least {minimum}", "too_small", min=minimum)
+    if maximum is not None and value > maximum:
+        raise RuleError(name, f"must be at most {maximum}", "too_large", max=maximum)
+    return value
+
+
+def _optional_int(name: str, value: object, **bounds: int) -> int | None:
+    return None if value is None else _int(name, value, **bounds)
+
+
+def _bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise RuleError(name, "must be true or false", "not_bool")
+    return value
+
+
+def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise RuleError(
+            name, f"must be one of {', '.join(choices)}", "not_choice", choices=", ".join(choices)
+        )
+    return value
+
+
+def _payout(name: str, value: object) -> Payout:
+    if not isinstance(value, Mapping) or set(value) != {"declarer", "others"}:
+        raise RuleError(
+            name, 'must be an object {"declarer": <number>, "others": <number>}', "bad_payout"
+        )
+    return Payout(
+        declarer=_int(f"{name}.declarer", value["declarer"], minimum=-1000, maximum=1000),
+        others=_int(f"{name}.others", value["others"], minimum=-1000, maximum=1000),
+    )
+
+
+def _max_exchange(name: str, value: object) -> int | tuple[tuple[int, int], ...]:
+    if isinstance(value, Mapping):
+        if not value:
+            raise RuleError(name, "must name at least one number of players", "empty")
+        pairs = []
+        for key, limit in value.items():
+            if not isinstance(key, str | int) or isinstance(key, bool) or not str(key).isdigit():
+                raise RuleError(name, "keys must be numbers of players", "bad_key")
+            n = int(key)
+            pairs.append(
+                (
+                    _int(f"{name}.{key}", n, minimum=2, maximum=7),
+                    _int(f"{name}.{key}", limit, minimum=0, maximum=HAND_SIZE),
+                )
+            )
+        return tuple(sorted(pairs))
+    return _int(name, value, minimum=0, maximum=HAND_SIZE)
+
+
+_SCORE = {"minimum": -10_000, "maximum": 10_000}
+_PENALTY = {"minimum": 0, "maximum": 1000}
+
+
+def _validate_param(name: str, value: object) -> object:
+    """Check one parameter's type and range; return the normalized value."""
+    where = f"overrides.{name}"
+    if name == "pack":
+        return _choice(where, value, MULATSCHAK_PACKS)
+    if name in ("players_min", "players_max"):
+        return _int(where, value, minimum=2, maximum=7)
+    if name in ("start_score", "target_score"):
+        return _int(where, value, **_SCORE)
+    if name in ("trick_value", "no_trick_penalty", "declarer_fail_penalty", "stay_home_penalty"):
+        return _int(where, value, **_PENALTY)
+    if name in ("min_bid", "min_bid_hearts"):
+        return _int(where, value, minimum=1, maximum=TRICKS_PER_DEAL)
+    if name in ("no_bid_at_or_below", "must_play_at_or_below", "no_exchange_at_or_below"):
+        return _optional_int(where, value, **_SCORE)
+    if name == "score_floor":
+        return _optional_int(where, value, **_SCORE)
+    if name == "multiplier_cap":
+        return _optional_int(where, value, minimum=1, maximum=1 << 20)
+    if name == "max_exchange":
+        return _max_exchange(where, value)
+    if name in ("muli_win", "muli_fail"):
+        return _payout(where, value)
+    if name == "muli_fail_mode":
+        return _choice(where, value, MULI_FAIL_MODES)
+    if name == "all_pass":
+        return _choice(where, value, ALL_PASS_MODES)
+    return _bool(where, value)
+
+
+def mulatschak_rules(preset: str, overrides: Mapping[str, object] | None = None) -> MulatschakRules:
+    """The preset with the overrides applied, every override checked."""
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RuleError(
+            "preset",
+            f"unknown preset {preset!r}; known: {', '.join(PRESETS)}",
+            "unknown_preset",
+            preset=str(preset),
+            known=", ".join(PRESETS),
+        )
+    base = PRESETS[preset]
+    if not overrides:
+        return base
+    changes: dict[str, Any] = {}
+    for name, value in overrides.items():
+        if name not in PARAMETER_NAMES:
+            raise RuleError(
+                f"overrides.{name}", "is not a parameter of these rules", "unknown_parameter"
+            )
+        changes[name] = _validate_param(name, value)
+    rules = replace(base, **changes)
+    if rules.players_min > rules.players_max:
+        raise RuleError("overrides.players_min", "must not exceed players_max", "min_over_max")
+    if rules.talon_size(rules.players_max) < 0:
+        raise RuleError(
+            "overrides.players_max",
+            f"{rules.players_max} players need more cards than the {rules.pack} pack has",
+            "pack_too_small",
+            players=rules.players_max,
+            pack=rules.pack,
+        )
+    return rules

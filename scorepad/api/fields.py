@@ -1,0 +1,148 @@
+"""Strict serializer fields: JSON types are checked, never coerced.
+
+DRF's stock fields turn ``"3"`` into 3 and ``5`` into ``"5"``; the contract says wrong
+types answer 400, so these refuse them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from referee.cards import CardSyntaxError, split_code
+from referee.rules import PRESETS, mulatschak_rules
+from referee.violations import RuleError
+from scorepad.messages import input_error_message
+
+MAX_NAME = 40
+MAX_PLAYERS = 12
+
+
+class StrictIntegerField(serializers.IntegerField):
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class StrictBooleanField(serializers.BooleanField):
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class NameField(StrictCharField):
+    """A player's name as typed at the table."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", MAX_NAME)
+        super().__init__(**kwargs)
+
+
+def names_field(**kwargs: Any) -> serializers.ListField:
+    kwargs.setdefault("max_length", MAX_PLAYERS)
+    return serializers.ListField(child=NameField(), **kwargs)
+
+
+class UniqueNamesField(serializers.ListField):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", MAX_PLAYERS)
+        super().__init__(child=NameField(), **kwargs)
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        names = list(super().to_internal_value(data))
+        if len(set(names)) != len(names):
+            raise serializers.ValidationError(_("a name is listed twice"))
+        return names
+
+
+@extend_schema_field({"type": "string", "example": "hearts-ober"})
+class CardField(StrictCharField):
+    """A card code ``<suit>-<rank>``; whether the pack has it is the referee's call."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 20)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        text = super().to_internal_value(data)
+        try:
+            suit, rank = split_code(text)
+        except CardSyntaxError as e:
+            raise serializers.ValidationError(
+                input_error_message(RuleError("card", str(e), "not_a_card", text=repr(text)))
+            ) from e
+        return f"{suit}-{rank}"
+
+
+def raise_rule_error(error: RuleError, prefix: str | None = None) -> None:
+    """Turn a referee RuleError into a DRF error keyed by the field it names."""
+    message = input_error_message(error)
+    path = error.field if prefix is None else f"{prefix}.{error.field}"
+    detail: Any = [message]
+    for part in reversed(path.split(".")):
+        detail = {part: detail}
+    raise serializers.ValidationError(detail)
+
+
+_RULES_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "enum": list(PRESETS)},
+        {
+            "type": "object",
+            "properties": {
+                "preset": {"type": "string", "enum": list(PRESETS)},
+                "overrides": {"type": "object", "additionalProperties": True},
+            },
+            "required": ["preset"],
+        },
+    ],
+    "description": 'A preset name, or {"preset": ..., "overrides": {parameter: value}}.',
+}
+
+
+@extend_schema_field(_RULES_SCHEMA)
+class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
+    """``"salzburg"`` or ``{"preset": "salzburg", "overrides": {...}}`` → MulatschakRules."""
+
+    default_error_messages = {
+        "invalid": _('must be a preset name or {"preset": ..., "overrides": {...}}'),
+    }
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str):
+            try:
+                return mulatschak_rules(data)
+            except RuleError as e:
+                raise serializers.ValidationError(input_error_message(e)) from e
+        if not isinstance(data, dict):
+            self.fail("invalid")
+        unknown = set(data) - {"preset", "overrides"}
+        if unknown:
+            raise serializers.ValidationError(
+                {name: [_("is not a field of a rule set")] for name in sorted(unknown)}
+            )
+        preset = data.get("preset")
+        overrides = data.get("overrides") or {}
+        if not isinstance(preset, str):
+            raise serializers.ValidationError({"preset": [_("is required and must be text")]})
+        if not isinstance(overrides, dict):
+            raise serializers.ValidationError({"overrides": [_("must be an object")]})
+        try:
+            return mulatschak_rules(preset, overrides)
+        except RuleError as e:
+            raise_rule_error(e)
+
+    def to_representation(self, value: Any) -> Any:
+        return value.name

@@ -1,0 +1,211 @@
+"""Input and output shapes of the referee API (API.md). Inputs are strict; outputs document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from referee.auction import normalize_call
+from referee.violations import RuleError
+
+from .fields import (
+    MAX_PLAYERS,
+    CardField,
+    MulatschakRulesField,
+    NameField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    UniqueNamesField,
+    raise_rule_error,
+)
+
+SCORE_LIMIT = 1_000_000
+
+
+def _score() -> StrictIntegerField:
+    return StrictIntegerField(min_value=-SCORE_LIMIT, max_value=SCORE_LIMIT)
+
+
+class ScoresField(serializers.DictField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=_score(), **kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, int]:
+        if isinstance(data, dict) and len(data) > MAX_PLAYERS:
+            raise serializers.ValidationError(_("names too many players"))
+        if isinstance(data, dict):
+            for key in data:
+                NameField().run_validation(key)
+        return dict(super().to_internal_value(data))
+
+
+class CountsField(serializers.DictField):
+    """Per-player small counts (tricks, cards exchanged)."""
+
+    def __init__(self, *, minimum: int, **kwargs: Any) -> None:
+        super().__init__(child=StrictIntegerField(min_value=minimum, max_value=99), **kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, int]:
+        if isinstance(data, dict) and len(data) > MAX_PLAYERS:
+            raise serializers.ValidationError(_("names too many players"))
+        return dict(super().to_internal_value(data))
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 0, "maximum": 5},
+            {"type": "string", "enum": ["pass", "hold", "muli"]},
+        ]
+    }
+)
+class CallField(serializers.Field):  # type: ignore[type-arg]
+    def to_internal_value(self, data: Any) -> int | str:
+        if isinstance(data, int) and not isinstance(data, bool) and not -99 <= data <= 99:
+            raise serializers.ValidationError(_("must be a number of tricks from 0 to 5"))
+        try:
+            return normalize_call(data)
+        except RuleError as e:
+            raise_rule_error(e)
+            raise  # unreachable: raise_rule_error always raises
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class CallIn(serializers.Serializer):  # type: ignore[type-arg]
+    player = NameField()
+    call = CallField()
+
+
+class DealIn(serializers.Serializer):  # type: ignore[type-arg]
+    kind = serializers.ChoiceField(["played", "collapsed", "passed"], default="played")
+    knocked = StrictBooleanField(default=False)
+    declarer = NameField(required=False, allow_null=True)
+    bid = StrictIntegerField(required=False, allow_null=True, min_value=-99, max_value=99)
+    trump = StrictCharField(required=False, allow_null=True, max_length=20)
+    stayed_home = UniqueNamesField(required=False, default=list)
+    tricks = CountsField(minimum=-99, required=False, default=dict)
+    exchanged = CountsField(minimum=0, required=False, allow_null=True, default=None)
+    muli_breaker = NameField(required=False, allow_null=True, default=None)
+    auction = serializers.ListField(
+        child=CallIn(), required=False, allow_null=True, default=None, max_length=60
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["kind"] == "played":
+            missing = {
+                name: [_("is required for a played deal")]
+                for name in ("declarer", "bid", "trump")
+                if attrs.get(name) is None
+            }
+            if missing:
+                raise serializers.ValidationError(missing)
+        else:
+            extra = {
+                name: [_("a deal that was not played has none")]
+                for name in ("declarer", "bid", "trump", "muli_breaker", "stayed_home",
+                             "tricks", "exchanged")
+                if attrs.get(name)
+            }
+            if extra:
+                raise serializers.ValidationError(extra)
+        return attrs
+
+
+class TableIn(serializers.Serializer):  # type: ignore[type-arg]
+    rules = MulatschakRulesField()
+    players = UniqueNamesField(min_length=1)
+    dealer = NameField()
+    scores_before = ScoresField(required=False, default=dict)
+
+
+class DealRequest(TableIn):
+    collapses_before = StrictIntegerField(min_value=0, max_value=60, default=0)
+    previous_stayed_home = UniqueNamesField(required=False, default=list)
+    deal = DealIn()
+
+
+class AuctionRequest(TableIn):
+    calls = serializers.ListField(child=CallIn(), max_length=60)
+
+
+class PlayIn(serializers.Serializer):  # type: ignore[type-arg]
+    player = NameField()
+    card = CardField()
+    hand = serializers.ListField(child=CardField(), required=False, allow_null=True,
+                                 default=None, max_length=40)
+
+
+class TrickRequest(serializers.Serializer):  # type: ignore[type-arg]
+    rules = MulatschakRulesField()
+    trump = StrictCharField(max_length=20)
+    plays = serializers.ListField(child=PlayIn(), min_length=1, max_length=MAX_PLAYERS)
+
+
+# --- outputs (documentation) -----------------------------------------------------
+
+
+class ViolationOut(serializers.Serializer):  # type: ignore[type-arg]
+    code = serializers.CharField()
+    player = serializers.CharField(required=False)
+    message = serializers.CharField()
+    params = serializers.DictField(required=False)
+
+
+class ViolationsOut(serializers.Serializer):  # type: ignore[type-arg]
+    legal = serializers.BooleanField()
+    violations = ViolationOut(many=True)
+
+
+class ErrorOut(serializers.Serializer):  # type: ignore[type-arg]
+    detail = serializers.CharField()
+    errors = serializers.DictField(required=False)
+
+
+class DealOut(serializers.Serializer):  # type: ignore[type-arg]
+    legal = serializers.BooleanField()
+    multiplier = serializers.IntegerField()
+    factors = serializers.ListField(child=serializers.CharField())
+    deltas = serializers.DictField(child=serializers.IntegerField())
+    scores_after = serializers.DictField(child=serializers.IntegerField())
+    reasons = serializers.DictField(child=serializers.CharField())
+    declarer_made = serializers.BooleanField(allow_null=True)
+    game_over = serializers.BooleanField()
+    winners = serializers.ListField(child=serializers.CharField())
+    collapses_after = serializers.IntegerField()
+    pending_multiplier = serializers.IntegerField()
+    next_dealer = serializers.CharField()
+
+
+class AuctionOut(serializers.Serializer):  # type: ignore[type-arg]
+    legal = serializers.BooleanField()
+    declarer = serializers.CharField(allow_null=True)
+    bid = serializers.IntegerField(allow_null=True)
+    all_passed = serializers.BooleanField()
+
+
+class TrickOut(serializers.Serializer):  # type: ignore[type-arg]
+    legal = serializers.BooleanField()
+    winner = serializers.CharField(allow_null=True)
+    winning_card = serializers.CharField(allow_null=True)
+
+
+class TrickViolationsOut(ViolationsOut):
+    winner = serializers.CharField(allow_null=True, required=False)
+    winning_card = serializers.CharField(allow_null=True, required=False)
+
+
+class PresetOut(serializers.Serializer):  # type: ignore[type-arg]
+    game = serializers.CharField()
+    name = serializers.CharField()
+    title = serializers.CharField()
+    params = serializers.DictField()
+
+
+class RulesOut(serializers.Serializer):  # type: ignore[type-arg]
+    presets = PresetOut(many=True)

@@ -1,0 +1,124 @@
+"""Violation and input-error codes mapped to messages in the user's language.
+
+The one place where the referee's codes become words. Templates use ``{name}``
+placeholders filled from the violation's player and parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from referee.violations import RuleError, Violation
+
+VIOLATIONS: dict[str, Any] = {
+    # table
+    "players_count": _("This game is for {min} to {max} players, not {count}."),
+    "unknown_player": _("{player} is not seated at this table."),
+    "dealer_not_seated": _("The dealer {player} is not seated at this table."),
+    # bids
+    "bid_out_of_range": _("A bid must be from {min} to {max} tricks; {bid} is not possible."),
+    "bid_forbidden_low_score": _(
+        "{player} has {score} points (at or below {threshold}) and may only pass."
+    ),
+    "trump_invalid": _("Trump must be acorns, leaves, hearts or bells."),
+    "declarer_stayed_home": _("{player} declared and cannot stay home."),
+    "stay_home_forbidden_hearts": _(
+        "Hearts are trump — nobody may stay home, so {player} must play."
+    ),
+    "stay_home_forbidden_muli": _(
+        "A Muli is played — nobody may stay home, so {player} must play."
+    ),
+    "stay_home_forbidden_low_score": _(
+        "{player} has {score} points (at or below {threshold}) and must play."
+    ),
+    "no_opponent": _("Somebody has to play against {player}: not everybody can stay home."),
+    "tricks_missing": _("How many tricks did {player} take?"),
+    "tricks_for_absent": _("{player} stayed home and cannot have taken tricks."),
+    "tricks_out_of_range": _("{player} cannot have taken {tricks} tricks: 0 to 5."),
+    "tricks_sum": _("The tricks add up to {total}; a deal has exactly {expected}."),
+    "exchange_forbidden_muli": _("Nobody exchanges in a Muli, so {player} cannot either."),
+    "exchange_forbidden_low_score": _(
+        "{player} has {score} points (at or below {threshold}) and may not exchange."
+    ),
+    "exchange_too_many": _("{player} may take at most {max} cards, not {cards}."),
+    "exchange_exceeds_talon": _("{cards} cards were taken, but the talon has only {talon}."),
+    "knock_not_allowed": _("Knocking does not count in these rules."),
+    "stay_home_twice": _("{player} stayed home last deal and must play this one."),
+    "muli_breaker_required": _(
+        "The Muli failed: name who broke it — an opponent who took a trick."
+    ),
+    # auction
+    "bid_not_higher": _("{player} must bid more than {highest}, or pass."),
+    "hold_not_dealer": _("Only the dealer may hold a bid."),
+    "hold_not_allowed": _("Holding a bid is not allowed in these rules."),
+    "hold_without_bid": _("There is no bid to hold."),
+    "not_your_turn": _("It is not {player}'s turn; {expected} calls next."),
+    "auction_over": _("The auction is already over; {player} cannot call any more."),
+    "auction_incomplete": _("The auction is not over yet: {player} calls next."),
+    # tricks
+    "must_follow_suit": _("{player} must follow suit."),
+    "must_trump": _("{player} cannot follow suit and must play a trump."),
+    "must_head_trick": _("{player} must beat the best card in the trick if able."),
+    "card_not_in_hand": _("{player} does not hold {card}."),
+    "card_not_in_pack": _("{card} is not a card of this pack."),
+    "card_played_twice": _("{card} was played twice."),
+    "wrong_number_of_plays": _("{player} played the wrong number of cards."),
+    "wrong_leader": _("The trick was led by the wrong player."),
+    # Mura
+    "figures_sum": _("The figures add up to {total}; a deal has an even number from 16 to 24."),
+    "figures_without_tricks": _("{player} took no trick and cannot have figures."),
+    "figures_too_many": _("{player} cannot have {figures} figures with {tricks} tricks."),
+}
+
+INPUT_ERRORS: dict[str, Any] = {
+    "not_int": _("must be a whole number"),
+    "too_small": _("must be at least {min}"),
+    "too_large": _("must be at most {max}"),
+    "not_bool": _("must be true or false"),
+    "not_choice": _("must be one of {choices}"),
+    "bad_payout": _('must be an object {{"declarer": <number>, "others": <number>}}'),
+    "empty": _("must not be empty"),
+    "bad_key": _("keys must be numbers of players"),
+    "unknown_preset": _("unknown preset {preset}; known: {known}"),
+    "unknown_parameter": _("is not a parameter of these rules"),
+    "min_over_max": _("must not exceed players_max"),
+    "pack_too_small": _("{players} players need more cards than the {pack} pack has"),
+    "seated_twice": _("a name is seated twice"),
+    "bad_call": _("must be a number of tricks, 'pass', 'hold' or 'muli'"),
+    "card_twice": _("lists a card twice"),
+    "not_a_card": _("{text} is not a card code like 'hearts-ober'"),
+}
+
+
+class _Defaulting(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _fill(template: Any, values: Mapping[str, Any]) -> str:
+    return str(template).format_map(_Defaulting(values))
+
+
+def violation_message(violation: Violation) -> str:
+    template = VIOLATIONS.get(violation.code)
+    values = {"player": violation.player or "", **violation.params}
+    if template is None:
+        return gettext("Rule broken: {code}").format(code=violation.code)
+    return _fill(template, values)
+
+
+def violation_json(violation: Violation) -> dict[str, Any]:
+    out = violation.as_dict()
+    out["message"] = violation_message(violation)
+    return out
+
+
+def input_error_message(error: RuleError) -> str:
+    template = INPUT_ERRORS.get(error.code)
+    if template is None:
+        return error.message
+    return _fill(template, error.params)
