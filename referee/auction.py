@@ -76,7 +76,7 @@ def run_auction(
         )
     start = players.index(dealer) + 1
     order = [players[(start + i) % len(players)] for i in range(len(players))]
-    scores = {p: rules.start_score for p in players}
+    scores = dict.fromkeys(players, rules.start_score)
     scores.update(scores_before or {})
     lowest = min(rules.min_bid, rules.min_bid_hearts)
     s = _State()

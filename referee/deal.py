@@ -131,7 +131,7 @@ class Table:
             raise RuleError("players", "nobody is seated", "empty")
         if isinstance(collapses_before, bool) or collapses_before < 0:
             raise RuleError("collapses_before", "must be 0 or more", "too_small", min=0)
-        scores = {p: rules.start_score for p in seats}
+        scores = dict.fromkeys(seats, rules.start_score)
         scores.update(scores_before or {})
         return cls(
             rules,
@@ -445,7 +445,7 @@ def score_deal(table: Table, deal: Deal) -> DealResult:
     if violations:
         return DealResult(violations=violations, scores_after=_frozen(scores_before))
     if deal.kind is not DealKind.PLAYED:
-        zero = {p: 0 for p in table.players}
+        zero = dict.fromkeys(table.players, 0)
         return DealResult(
             violations=(),
             deltas=_frozen(zero),

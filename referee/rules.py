@@ -181,7 +181,9 @@ MURLN = replace(
 PRESETS: dict[str, MulatschakRules] = {r.name: r for r in (SALZBURG, GEISER, MURLN)}
 
 
-def _int(name: str, value: object, *, minimum: int | None = None, maximum: int | None = None) -> int:
+def _int(
+    name: str, value: object, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(name, "must be a whole number", "not_int")
     if minimum is not None and value < minimum:

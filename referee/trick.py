@@ -83,7 +83,10 @@ def _play_violation(
     """The code of the first rule the play breaks, given the hand held before it."""
     led = effective_suit(earlier[0], trump)
     best = earlier[trick_winner(earlier, trump, pack)]
-    key = lambda c: strength(c, trump, led, pack)  # noqa: E731
+
+    def key(c: Card) -> tuple[int, int]:
+        return strength(c, trump, led, pack)
+
     suit = effective_suit(card, trump)
     of_led = [c for c in hand if effective_suit(c, trump) == led]
     if of_led:

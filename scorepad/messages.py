@@ -68,6 +68,7 @@ VIOLATIONS: dict[str, Any] = {
     "card_played_twice": _("{card} was played twice."),
     "wrong_number_of_plays": _("{player} played the wrong number of cards."),
     "wrong_leader": _("The trick was led by the wrong player."),
+    "auction_mismatch": _("The bidding makes {declarer} declare {bid}, not what the deal says."),
     # Mura
     "figures_sum": _("The figures add up to {total}; a deal has an even number from 16 to 24."),
     "figures_without_tricks": _("{player} took no trick and cannot have figures."),

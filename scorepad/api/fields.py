@@ -103,7 +103,7 @@ _RULES_SCHEMA = {
             "type": "object",
             "properties": {
                 "preset": {"type": "string", "enum": list(PRESETS)},
-                "overrides": {"type": "object", "additionalProperties": True},
+                "overrides": {"type": "object", "additionalProperties": True, "nullable": True},
             },
             "required": ["preset"],
         },
@@ -127,14 +127,16 @@ class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
             except RuleError as e:
                 raise serializers.ValidationError(input_error_message(e)) from e
         if not isinstance(data, dict):
-            self.fail("invalid")
+            # not self.fail(): the message has braces that str.format would eat
+            raise serializers.ValidationError(self.error_messages["invalid"])
         unknown = set(data) - {"preset", "overrides"}
         if unknown:
             raise serializers.ValidationError(
                 {name: [_("is not a field of a rule set")] for name in sorted(unknown)}
             )
         preset = data.get("preset")
-        overrides = data.get("overrides") or {}
+        overrides = data.get("overrides")
+        overrides = {} if overrides is None else overrides
         if not isinstance(preset, str):
             raise serializers.ValidationError({"preset": [_("is required and must be text")]})
         if not isinstance(overrides, dict):

@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from referee.auction import normalize_call
 from referee.violations import RuleError
+from scorepad.messages import input_error_message
 
 from .fields import (
     MAX_PLAYERS,
@@ -20,7 +21,6 @@ from .fields import (
     StrictCharField,
     StrictIntegerField,
     UniqueNamesField,
-    raise_rule_error,
 )
 
 SCORE_LIMIT = 1_000_000
@@ -70,8 +70,7 @@ class CallField(serializers.Field):  # type: ignore[type-arg]
         try:
             return normalize_call(data)
         except RuleError as e:
-            raise_rule_error(e)
-            raise  # unreachable: raise_rule_error always raises
+            raise serializers.ValidationError(input_error_message(e)) from e
 
     def to_representation(self, value: Any) -> Any:
         return value

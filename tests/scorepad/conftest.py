@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+
+class JsonClient:
+    """A test client that speaks JSON and can pick a language."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    def post(self, path: str, body: Any, language: str | None = None, raw: bool = False) -> Any:
+        extra = {"HTTP_ACCEPT_LANGUAGE": language} if language else {}
+        data = body if raw else json.dumps(body)
+        return self.client.post(path, data, content_type="application/json", **extra)
+
+    def get(self, path: str, language: str | None = None) -> Any:
+        extra = {"HTTP_ACCEPT_LANGUAGE": language} if language else {}
+        return self.client.get(path, **extra)
+
+
+@pytest.fixture
+def api(client: Client) -> JsonClient:
+    return JsonClient(Client(enforce_csrf_checks=True))
