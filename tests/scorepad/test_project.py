@@ -100,3 +100,11 @@ def test_sqlite_is_the_default_database():
         capture_output=True, text=True, timeout=60,
     )
     assert result.stdout.strip() == "django.db.backends.sqlite3", result.stderr
+
+
+def test_the_suite_runs_on_the_database_that_database_url_names():
+    from django.db import connection
+
+    url = os.environ.get("DATABASE_URL", "")
+    expected = "postgresql" if url.startswith(("postgres", "postgresql")) else "sqlite"
+    assert connection.vendor == expected
