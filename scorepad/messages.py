@@ -70,6 +70,13 @@ VIOLATIONS: dict[str, Any] = {
     "wrong_leader": _("The trick was led by the wrong player."),
     "auction_mismatch": _("The bidding makes {declarer} declare {bid}, not what the deal says."),
     # Mura
+    "figures_missing": _("How many figures did {player} take?"),
+    "figures_out_of_range": _("{player} cannot have {figures} figures."),
+    "figures_too_few": _("{player} cannot have only {figures} figures with {tricks} tricks."),
+    # Müller Matz
+    "player_listed_twice": _("{player} is listed twice in the finishing order."),
+    "player_missing": _("{player} is missing from the finishing order."),
+    "loser_not_last": _("The loser {player} must be the last in the finishing order."),
     "figures_sum": _("The figures add up to {total}; a deal has an even number from 16 to 24."),
     "figures_without_tricks": _("{player} took no trick and cannot have figures."),
     "figures_too_many": _("{player} cannot have {figures} figures with {tricks} tricks."),
@@ -92,6 +99,31 @@ INPUT_ERRORS: dict[str, Any] = {
     "bad_call": _("must be a number of tricks, 'pass', 'hold' or 'muli'"),
     "card_twice": _("lists a card twice"),
     "not_a_card": _("{text} is not a card code like 'hearts-ober'"),
+    "bad_card": _("{card} is not a card code like 'hearts-ober'"),
+    "card_not_in_pack": _("is not a card of the {pack} pack"),
+    "not_string": _("must be text"),
+    "not_list": _("must be a list"),
+    "not_name": _("must be a player's name"),
+    "not_object": _("must be an object"),
+    "missing": _("is required"),
+    "unknown_field": _("is not a field here"),
+    "unknown_currency": _("{currency} is not a known ISO 4217 currency code"),
+    "not_decimal": _("must be a plain decimal like '0.50'"),
+    "too_precise": _("must have at most {places} decimal places in this currency"),
+    "bad_penalty": _("must be an object with mura and zeros"),
+    "not_zero_sum": _("must add up to exactly zero"),
+}
+
+BEAT_REASONS: dict[str, Any] = {
+    "higher_same_suit": _("Yes: a higher card of the same suit beats it."),
+    "higher_trump": _("Yes: a higher trump beats a trump."),
+    "trump_beats_non_trump": _("Yes: any trump beats a card that is not a trump."),
+    "not_higher": _("No: a card of the same suit must be higher to beat it."),
+    "trump_only_beaten_by_higher_trump": _("No: a trump is only beaten by a higher trump."),
+    "different_suit_not_trump": _(
+        "No: a card of another suit beats it only if it is a trump."
+    ),
+    "same_card": _("No: the same card (from the second pack) does not beat it."),
 }
 
 
@@ -119,7 +151,15 @@ def violation_json(violation: Violation) -> dict[str, Any]:
 
 
 def input_error_message(error: RuleError) -> str:
+    """The error in the user's language; the referee's English when no template fits."""
     template = INPUT_ERRORS.get(error.code)
     if template is None:
         return error.message
-    return _fill(template, error.params)
+    try:
+        return str(template).format_map(dict(error.params))
+    except (KeyError, IndexError):
+        return error.message
+
+
+def beat_reason(code: str) -> str:
+    return str(BEAT_REASONS.get(code, code))

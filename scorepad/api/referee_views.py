@@ -16,10 +16,13 @@ from rest_framework.response import Response
 
 from referee.auction import run_auction
 from referee.deal import Deal, DealKind, Table, multiplier_factors, multiplier_of, score_deal
+from referee.money import Penalty, parse_stake, settle
+from referee.muller_matz import MULLER_MATZ_RULES, check_beat
+from referee.mura import MURA_RULES, check_cards, check_counts, parse_trick_cards
 from referee.rules import PRESETS
 from referee.trick import Play, check_trick
 from referee.violations import RuleError, Violation
-from scorepad.messages import violation_json
+from scorepad.messages import beat_reason, violation_json
 
 from . import serializers as s
 from .errors import validation_response
@@ -44,11 +47,30 @@ def violations_response(violations: tuple[Violation, ...], **extra: Any) -> Resp
     return Response(body, status=422)
 
 
+def _rule_error_response(error: RuleError) -> Response:
+    try:
+        raise_rule_error(error)
+    except serializers.ValidationError as ve:
+        return validation_response(ve.detail)
+    raise AssertionError("raise_rule_error always raises")  # pragma: no cover
+
+
 def rules_presets() -> list[dict[str, Any]]:
     presets: list[dict[str, Any]] = [
         {"game": r.game, "name": r.name, "title": r.title, "params": r.as_params()}
         for r in PRESETS.values()
     ]
+    presets.append(
+        {"game": "mura", "name": "mura", "title": "Mura", "params": MURA_RULES.as_params()}
+    )
+    presets.append(
+        {
+            "game": "muller_matz",
+            "name": "muller_matz",
+            "title": "Müller Matz",
+            "params": MULLER_MATZ_RULES.as_params(),
+        }
+    )
     return presets
 
 
@@ -140,10 +162,7 @@ def mulatschak_deal(request: Request) -> Response:
             data["previous_stayed_home"],
         )
     except RuleError as e:
-        try:
-            raise_rule_error(e)
-        except serializers.ValidationError as ve:
-            return validation_response(ve.detail)
+        return _rule_error_response(e)
     deal = deal_from(data["deal"])
     result = score_deal(table, deal)
     violations = result.violations + _auction_violations(data, deal)
@@ -215,11 +234,91 @@ def mulatschak_trick(request: Request) -> Response:
     try:
         result = check_trick(data["rules"], data["trump"], plays)
     except RuleError as e:
-        try:
-            raise_rule_error(e)
-        except serializers.ValidationError as ve:
-            return validation_response(ve.detail)
+        return _rule_error_response(e)
     card = result.winning_card.code if result.winning_card else None
     if not result.legal:
         return violations_response(result.violations, winner=result.winner, winning_card=card)
     return Response({"legal": True, "winner": result.winner, "winning_card": card})
+
+
+# --- Mura -----------------------------------------------------------------------------
+
+
+@extend_schema(
+    request=s.MuraDealRequest,
+    responses={200: s.MuraDealOut, **ERRORS},
+    summary="Check one Mura deal (counts, or card by card) and say who is in mura",
+)
+@api_view(["POST"])
+@stateless
+def mura_deal(request: Request) -> Response:
+    data = _validated(s.MuraDealRequest, request)
+    try:
+        if "trick_cards" in data:
+            tricks = parse_trick_cards(data["trick_cards"])
+            result = check_cards(data["players"], tricks)
+        else:
+            result = check_counts(data["players"], data["tricks"], data["figures"])
+    except RuleError as e:
+        return _rule_error_response(e)
+    if not result.legal:
+        return violations_response(result.violations)
+    body: dict[str, Any] = {
+        "legal": True,
+        "results": {name: r.as_dict() for name, r in result.results.items()},
+    }
+    if result.tricks:
+        body["tricks"] = [
+            {
+                "number": t.number,
+                "leader": t.leader,
+                "winner": t.winner,
+                "winning_card": t.winning_card.code if t.winning_card else None,
+                "figures": t.figures,
+            }
+            for t in result.tricks
+        ]
+    return Response(body)
+
+
+@extend_schema(
+    request=s.SettleRequest,
+    responses={200: s.SettleOut, 400: s.ErrorOut},
+    summary="Settle Mura stakes: pair amounts, balances and a transfer plan",
+)
+@api_view(["POST"])
+@stateless
+def mura_settle(request: Request) -> Response:
+    data = _validated(s.SettleRequest, request)
+    try:
+        stake = parse_stake(data["stake"], data["currency"])
+        settlement = settle(
+            stake,
+            data["currency"],
+            {name: Penalty(p["mura"], p["zeros"]) for name, p in data["penalties"].items()},
+            zeros_per_mura=MURA_RULES.zeros_per_mura,
+        )
+    except RuleError as e:
+        return _rule_error_response(e)
+    return Response(settlement.as_dict())
+
+
+# --- Müller Matz ------------------------------------------------------------------------
+
+
+@extend_schema(
+    request=s.BeatRequest,
+    responses={200: s.BeatOut, 400: s.ErrorOut},
+    summary="Does the defending card beat the attacking card?",
+)
+@api_view(["POST"])
+@stateless
+def muller_matz_beat(request: Request) -> Response:
+    data = _validated(s.BeatRequest, request)
+    try:
+        result = check_beat(data["attack"], data["defense"], data["trump"], data["life"])
+    except RuleError as e:
+        return _rule_error_response(e)
+    return Response(
+        {"legal": result.legal, "reason": beat_reason(result.reason), "reason_code": result.reason}
+    )

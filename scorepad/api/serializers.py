@@ -208,3 +208,112 @@ class PresetOut(serializers.Serializer):  # type: ignore[type-arg]
 
 class RulesOut(serializers.Serializer):  # type: ignore[type-arg]
     presets = PresetOut(many=True)
+
+
+# --- Mura and Müller Matz ---------------------------------------------------------
+
+
+class MuraTrickIn(serializers.Serializer):  # type: ignore[type-arg]
+    leader = NameField()
+    cards = serializers.DictField(child=CardField())
+
+    def validate_cards(self, value: dict[str, str]) -> dict[str, str]:
+        if len(value) > MAX_PLAYERS:
+            raise serializers.ValidationError(_("names too many players"))
+        return value
+
+
+class MuraDealRequest(serializers.Serializer):  # type: ignore[type-arg]
+    """Counts (``tricks`` and ``figures``) or, instead of both, ``trick_cards``."""
+
+    players = UniqueNamesField(min_length=1)
+    tricks = CountsField(minimum=-99, required=False)
+    figures = CountsField(minimum=-99, required=False)
+    trick_cards = serializers.ListField(child=MuraTrickIn(), required=False, max_length=16)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        counts = [name for name in ("tricks", "figures") if name in attrs]
+        if "trick_cards" in attrs:
+            if counts:
+                raise serializers.ValidationError(
+                    {name: [_("give counts or trick_cards, not both")] for name in counts}
+                )
+        elif len(counts) != 2:
+            missing = {"tricks", "figures"} - set(counts)
+            raise serializers.ValidationError(
+                {name: [_("is required (or give trick_cards instead)")] for name in missing}
+            )
+        return attrs
+
+
+class MuraResultOut(serializers.Serializer):  # type: ignore[type-arg]
+    tricks = serializers.IntegerField()
+    figures = serializers.IntegerField()
+    mura = serializers.IntegerField()
+    zero = serializers.BooleanField()
+
+
+class MuraTrickOut(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    leader = serializers.CharField()
+    winner = serializers.CharField(allow_null=True)
+    winning_card = serializers.CharField(allow_null=True)
+    figures = serializers.IntegerField()
+
+
+class MuraDealOut(serializers.Serializer):  # type: ignore[type-arg]
+    legal = serializers.BooleanField()
+    results = serializers.DictField(child=MuraResultOut())
+    tricks = MuraTrickOut(many=True, required=False)
+
+
+class PenaltyIn(serializers.Serializer):  # type: ignore[type-arg]
+    mura = StrictIntegerField(min_value=0, max_value=10**9)
+    zeros = StrictIntegerField(min_value=0, max_value=10**9)
+
+
+class SettleRequest(serializers.Serializer):  # type: ignore[type-arg]
+    stake = StrictCharField(max_length=40, help_text="a decimal string like '0.50'")
+    currency = StrictCharField(max_length=3, min_length=3, help_text="ISO 4217, e.g. EUR")
+    penalties = serializers.DictField(child=PenaltyIn())
+
+    def validate_penalties(self, value: dict[str, Any]) -> dict[str, Any]:
+        if not value:
+            raise serializers.ValidationError(_("must name at least one player"))
+        if len(value) > MAX_PLAYERS:
+            raise serializers.ValidationError(_("names too many players"))
+        for name in value:
+            NameField().run_validation(name)
+        return value
+
+
+class TransferOut(serializers.Serializer):  # type: ignore[type-arg]
+    # "from" is a Python keyword: declared through the fields mapping below.
+    to = serializers.CharField()
+    amount = serializers.CharField()
+
+    def get_fields(self) -> dict[str, Any]:
+        fields = super().get_fields()
+        fields["from"] = serializers.CharField()
+        return fields
+
+
+class SettleOut(serializers.Serializer):  # type: ignore[type-arg]
+    currency = serializers.CharField()
+    stake = serializers.CharField()
+    balances = serializers.DictField(child=serializers.CharField())
+    pairs = TransferOut(many=True)
+    transfers = TransferOut(many=True)
+
+
+class BeatRequest(serializers.Serializer):  # type: ignore[type-arg]
+    trump = serializers.ChoiceField(["clubs", "diamonds", "hearts", "spades"])
+    life = StrictIntegerField(min_value=1, max_value=2)
+    attack = CardField()
+    defense = CardField()
+
+
+class BeatOut(serializers.Serializer):  # type: ignore[type-arg]
+    legal = serializers.BooleanField()
+    reason = serializers.CharField()
+    reason_code = serializers.CharField()

@@ -15,4 +15,7 @@ urlpatterns = [
     path("referee/mulatschak/auction", referee_views.mulatschak_auction,
          name="mulatschak_auction"),
     path("referee/mulatschak/trick", referee_views.mulatschak_trick, name="mulatschak_trick"),
+    path("referee/mura/deal", referee_views.mura_deal, name="mura_deal"),
+    path("referee/mura/settle", referee_views.mura_settle, name="mura_settle"),
+    path("referee/muller-matz/beat", referee_views.muller_matz_beat, name="muller_matz_beat"),
 ]

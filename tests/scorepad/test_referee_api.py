@@ -14,7 +14,7 @@ DEAL = "/api/v1/referee/mulatschak/deal"
 AUCTION = "/api/v1/referee/mulatschak/auction"
 TRICK = "/api/v1/referee/mulatschak/trick"
 
-MULATSCHAK_EXAMPLES = [e for e in load_examples() if "/mulatschak/" in e["endpoint"]]
+EXAMPLES = load_examples()
 
 
 def plain_deal(**deal_changes: Any) -> dict[str, Any]:
@@ -35,7 +35,7 @@ def plain_deal(**deal_changes: Any) -> dict[str, Any]:
     return body
 
 
-@pytest.mark.parametrize("example", MULATSCHAK_EXAMPLES, ids=lambda e: e["name"])
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e["name"])
 def test_it_answers_every_worked_example(api, example):
     path = example["endpoint"].split()[1]
     response = api.post(path, example["request"])
@@ -52,8 +52,11 @@ def test_it_answers_every_worked_example(api, example):
             assert body[key] == value, key
 
 
-def test_the_api_documents_example_names_and_paths():
-    assert {e["endpoint"].split()[1] for e in MULATSCHAK_EXAMPLES} == {DEAL, AUCTION, TRICK}
+def test_the_examples_cover_every_referee_endpoint():
+    assert {e["endpoint"].split()[1] for e in EXAMPLES} == {
+        DEAL, AUCTION, TRICK, "/api/v1/referee/mura/deal", "/api/v1/referee/mura/settle",
+        "/api/v1/referee/muller-matz/beat",
+    }
 
 
 def test_rules_lists_every_preset_with_every_parameter(api):
@@ -67,6 +70,9 @@ def test_rules_lists_every_preset_with_every_parameter(api):
     assert presets["salzburg"]["params"]["muli_win"] == {"declarer": -10, "others": 10}
     assert presets["murln"]["params"]["max_exchange"] == {"2": 5, "3": 5, "4": 3, "5": 3}
     assert presets["geiser"]["params"]["start_score"] == 15
+    assert presets["mura"]["game"] == "mura"
+    assert presets["mura"]["params"]["zeros_per_mura"] == 9
+    assert presets["muller_matz"]["params"]["pack"] == "french52"
 
 
 def test_a_legal_deal_answers_scores_and_reasons(api):
