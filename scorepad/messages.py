@@ -7,7 +7,7 @@ placeholders filled from the violation's player and parameters.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -112,6 +112,21 @@ INPUT_ERRORS: dict[str, Any] = {
     "too_precise": _("must have at most {places} decimal places in this currency"),
     "bad_penalty": _("must be an object with mura and zeros"),
     "not_zero_sum": _("must add up to exactly zero"),
+    "too_long": _("must be at most {max} characters"),
+    "name_taken": _("{name} is already on the roster"),
+    "players_count": _("seat {min} to {max} players"),
+    "not_seated": _("must be one of the seated players"),
+    "not_member": _("is not a member of this group"),
+    "last_owner": _("a group needs at least one owner"),
+}
+
+CONFLICTS: dict[str, Any] = {
+    "number_taken": _(
+        "Deal {number} was recorded on another phone meanwhile; here is the fresh scoreboard."
+    ),
+    "session_changed": _("The session was changed on another phone meanwhile; try again."),
+    "deal_changed": _("Deal {number} was corrected on another phone meanwhile."),
+    "session_closed": _("This session is closed; reopen it to record or correct deals."),
 }
 
 BEAT_REASONS: dict[str, Any] = {
@@ -150,7 +165,13 @@ def violation_json(violation: Violation) -> dict[str, Any]:
     return out
 
 
-def input_error_message(error: RuleError) -> str:
+class _CodedError(Protocol):
+    code: str
+    message: str
+    params: Mapping[str, Any]
+
+
+def input_error_message(error: RuleError | _CodedError) -> str:
     """The error in the user's language; the referee's English when no template fits."""
     template = INPUT_ERRORS.get(error.code)
     if template is None:
@@ -159,6 +180,11 @@ def input_error_message(error: RuleError) -> str:
         return str(template).format_map(dict(error.params))
     except (KeyError, IndexError):
         return error.message
+
+
+def conflict_message(reason: str, **params: Any) -> str:
+    template = CONFLICTS.get(reason)
+    return reason if template is None else _fill(template, params)
 
 
 def beat_reason(code: str) -> str:

@@ -22,9 +22,13 @@ def examples() -> list[dict[str, Any]]:
 
 
 @pytest.fixture(autouse=True)
-def _static_files_without_collectstatic(settings: Any) -> None:
+def _static_files_without_collectstatic(request: pytest.FixtureRequest) -> None:
     """Production settings serve hashed files from collectstatic's manifest; tests serve
-    the source files through the finders instead of running collectstatic first."""
+    the source files through the finders instead of running collectstatic first.
+    (Referee tests may run without Django: ``-p no:django``.)"""
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    settings = request.getfixturevalue("settings")
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

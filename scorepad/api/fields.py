@@ -120,12 +120,10 @@ class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
         "invalid": _('must be a preset name or {"preset": ..., "overrides": {...}}'),
     }
 
-    def to_internal_value(self, data: Any) -> Any:
+    def shape(self, data: Any) -> tuple[str, dict[str, Any]]:
+        """The preset name and the overrides, checked for shape only."""
         if isinstance(data, str):
-            try:
-                return mulatschak_rules(data)
-            except RuleError as e:
-                raise serializers.ValidationError(input_error_message(e)) from e
+            return data, {}
         if not isinstance(data, dict):
             # not self.fail(): the message has braces that str.format would eat
             raise serializers.ValidationError(self.error_messages["invalid"])
@@ -141,10 +139,27 @@ class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
             raise serializers.ValidationError({"preset": [_("is required and must be text")]})
         if not isinstance(overrides, dict):
             raise serializers.ValidationError({"overrides": [_("must be an object")]})
+        return preset, overrides
+
+    def to_internal_value(self, data: Any) -> Any:
+        preset, overrides = self.shape(data)
         try:
             return mulatschak_rules(preset, overrides)
         except RuleError as e:
+            if isinstance(data, str):
+                raise serializers.ValidationError(input_error_message(e)) from e
             raise_rule_error(e)
 
     def to_representation(self, value: Any) -> Any:
         return value.name
+
+
+class RulesSpecField(MulatschakRulesField):
+    """Like MulatschakRulesField, but hands ``(preset, overrides)`` on unvalidated, for a
+    service that validates the rules itself (and names the field)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        return self.shape(data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value

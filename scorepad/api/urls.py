@@ -4,6 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from . import referee_views
+from . import scorepad_views as sp
 
 app_name = "api"
 
@@ -18,4 +19,17 @@ urlpatterns = [
     path("referee/mura/deal", referee_views.mura_deal, name="mura_deal"),
     path("referee/mura/settle", referee_views.mura_settle, name="mura_settle"),
     path("referee/muller-matz/beat", referee_views.muller_matz_beat, name="muller_matz_beat"),
+    path("auth/register", sp.register, name="register"),
+    path("auth/token", sp.token, name="token"),
+    path("groups/", sp.groups, name="groups"),
+    path("groups/<int:group_id>/players/", sp.players, name="players"),
+    path("groups/<int:group_id>/players/<int:player_id>/", sp.player_detail,
+         name="player_detail"),
+    path("groups/<int:group_id>/members/", sp.members, name="members"),
+    path("sessions/", sp.sessions, name="sessions"),
+    path("sessions/<int:session_id>/", sp.session_detail, name="session_detail"),
+    path("sessions/<int:session_id>/deals/", sp.deals, name="deals"),
+    path("sessions/<int:session_id>/deals/<int:number>/", sp.deal_detail, name="deal_detail"),
+    path("sessions/<int:session_id>/scoreboard", sp.scoreboard, name="scoreboard"),
+    path("sessions/<int:session_id>/history", sp.history, name="history"),
 ]

@@ -1,0 +1,607 @@
+"""The scorepad API (API.md): accounts, groups, rosters, sessions, deals, scoreboard.
+
+Thin adapters: access checks in scorepad.access, every change through scorepad.services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.authtoken.models import Token
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scorepad import services
+from scorepad.access import MANAGE, READ, WRITE, group_for, session_for, visible_groups
+from scorepad.messages import conflict_message, input_error_message, violation_json
+from scorepad.models import Deal, DealEvent, Membership, Session
+
+from . import serializers as s
+from .errors import validation_response
+from .fields import NameField, RulesSpecField, StrictCharField, StrictIntegerField
+
+ERRORS_4XX = {
+    400: s.ErrorOut,
+    401: s.ErrorOut,
+    403: s.ErrorOut,
+    404: s.ErrorOut,
+}
+
+
+class GameOut(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    final_scores = serializers.DictField(child=serializers.IntegerField())
+    winners = serializers.ListField(child=serializers.CharField())
+
+
+class ScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
+    game_number = serializers.IntegerField()
+    scores = serializers.DictField(child=serializers.IntegerField())
+    next_dealer = serializers.CharField()
+    pending_multiplier = serializers.IntegerField()
+    pending_factors = serializers.ListField(child=serializers.CharField())
+    game_over = serializers.BooleanField()
+    winners = serializers.ListField(child=serializers.CharField())
+    games = GameOut(many=True)
+    deals = serializers.IntegerField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+
+
+def _input_error(error: services.InputError) -> Response:
+    message = input_error_message(error)
+    return validation_response({error.field: [message]})
+
+
+def _violations(session: Session, error: services.RulesBroken) -> Response:
+    names = services.Names.of(session)
+    return Response(
+        {
+            "legal": False,
+            "number": error.number,
+            "violations": [violation_json(names.violation(v)) for v in error.violations],
+        },
+        status=422,
+    )
+
+
+def _conflict(session: Session, error: services.Conflict) -> Response:
+    session.refresh_from_db()
+    return Response(
+        {
+            "detail": conflict_message(error.reason, **error.params),
+            "reason": error.reason,
+            "scoreboard": services.scoreboard(session),
+        },
+        status=409,
+    )
+
+
+# --- accounts ---------------------------------------------------------------------------
+
+
+class RegisterIn(serializers.Serializer):  # type: ignore[type-arg]
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class UserOut(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class TokenIn(serializers.Serializer):  # type: ignore[type-arg]
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class TokenOut(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField()
+
+
+@extend_schema(request=RegisterIn, responses={201: UserOut, 400: s.ErrorOut},
+               summary="Create an account")
+@api_view(["POST"])
+@permission_classes([AllowAny])
+def register(request: Request) -> Response:
+    data = RegisterIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    username, password = data.validated_data["username"], data.validated_data["password"]
+    User = get_user_model()
+    username_field = User._meta.get_field("username")
+    try:
+        username_field.run_validators(username)
+    except DjangoValidationError as e:
+        return validation_response({"username": list(e.messages)})
+    if User.objects.filter(username__iexact=username).exists():
+        return validation_response({"username": [_("This username is taken.")]})
+    candidate = User(username=username)
+    try:
+        password_validation.validate_password(password, candidate)
+    except DjangoValidationError as e:
+        return validation_response({"password": list(e.messages)})
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, password=password)
+    except IntegrityError:
+        return validation_response({"username": [_("This username is taken.")]})
+    return Response({"id": user.pk, "username": user.get_username()}, status=201)
+
+
+@extend_schema(request=TokenIn, responses={200: TokenOut, 400: s.ErrorOut},
+               summary="Get the API token for an account")
+@api_view(["POST"])
+@permission_classes([AllowAny])
+def token(request: Request) -> Response:
+    from django.contrib.auth import authenticate
+
+    data = TokenIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    user = authenticate(
+        request._request,
+        username=data.validated_data["username"],
+        password=data.validated_data["password"],
+    )
+    if user is None:
+        return validation_response({"": [_("Wrong username or password.")]})
+    key, _created = Token.objects.get_or_create(user=user)
+    return Response({"token": key.key})
+
+
+# --- groups, rosters, members ----------------------------------------------------------------
+
+
+class GroupIn(serializers.Serializer):  # type: ignore[type-arg]
+    name = StrictCharField(max_length=80)
+
+
+class GroupOut(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    role = serializers.CharField()
+
+
+class PlayerIn(serializers.Serializer):  # type: ignore[type-arg]
+    name = NameField()
+
+
+class PlayerOut(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class MemberIn(serializers.Serializer):  # type: ignore[type-arg]
+    username = StrictCharField(max_length=150)
+    role = serializers.ChoiceField(Membership.Role.values, required=False)
+
+
+class MemberOut(serializers.Serializer):  # type: ignore[type-arg]
+    username = serializers.CharField()
+    role = serializers.CharField()
+
+
+def _group_json(group: Any, role: str) -> dict[str, Any]:
+    return {"id": group.pk, "name": group.name, "role": role}
+
+
+@extend_schema(methods=["GET"], responses={200: GroupOut(many=True), **ERRORS_4XX},
+               summary="Your groups")
+@extend_schema(methods=["POST"], request=GroupIn, responses={201: GroupOut, **ERRORS_4XX},
+               summary="Create a group (you own it)")
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+def groups(request: Request) -> Response:
+    if request.method == "POST":
+        data = GroupIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            group = services.group_create(user=request.user, name=data.validated_data["name"])
+        except services.InputError as e:
+            return _input_error(e)
+        return Response(_group_json(group, Membership.Role.OWNER), status=201)
+    memberships = Membership.objects.filter(user=request.user).select_related("group")
+    return Response(
+        [_group_json(m.group, m.role) for m in memberships.order_by("group__name", "group_id")]
+    )
+
+
+@extend_schema(methods=["GET"], responses={200: PlayerOut(many=True), **ERRORS_4XX},
+               summary="The group's roster")
+@extend_schema(methods=["POST"], request=PlayerIn, responses={201: PlayerOut, **ERRORS_4XX},
+               summary="Add a player to the roster")
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+def players(request: Request, group_id: int) -> Response:
+    if request.method == "POST":
+        group = group_for(request.user, group_id, WRITE)
+        data = PlayerIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            player = services.player_add(group=group, name=data.validated_data["name"])
+        except services.InputError as e:
+            return _input_error(e)
+        return Response({"id": player.pk, "name": player.name}, status=201)
+    group = group_for(request.user, group_id, READ)
+    return Response([{"id": p.pk, "name": p.name} for p in group.players.order_by("name")])
+
+
+@extend_schema(methods=["PATCH"], request=PlayerIn, responses={200: PlayerOut, **ERRORS_4XX},
+               summary="Rename a player (history keeps pointing at them)")
+@api_view(["PATCH"])
+@permission_classes([IsAuthenticated])
+def player_detail(request: Request, group_id: int, player_id: int) -> Response:
+    group = group_for(request.user, group_id, WRITE)
+    player = group.players.filter(pk=player_id).first()
+    if player is None:
+        raise Http404
+    data = PlayerIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    try:
+        player = services.player_rename(player=player, name=data.validated_data["name"])
+    except services.InputError as e:
+        return _input_error(e)
+    return Response({"id": player.pk, "name": player.name})
+
+
+@extend_schema(methods=["GET"], responses={200: MemberOut(many=True), **ERRORS_4XX},
+               summary="Who may see the group, with their roles")
+@extend_schema(methods=["POST"], request=MemberIn, responses={201: MemberOut, **ERRORS_4XX},
+               summary="Add a member or change a role (owners only)")
+@extend_schema(methods=["DELETE"], request=MemberIn, responses={204: None, **ERRORS_4XX},
+               summary="Remove a member (owners only)")
+@api_view(["GET", "POST", "DELETE"])
+@permission_classes([IsAuthenticated])
+def members(request: Request, group_id: int) -> Response:
+    if request.method == "GET":
+        group = group_for(request.user, group_id, READ)
+        rows = group.memberships.select_related("user").order_by("user__username")
+        return Response([{"username": m.user.get_username(), "role": m.role} for m in rows])
+    group = group_for(request.user, group_id, MANAGE)
+    data = MemberIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    User = get_user_model()
+    user = User.objects.filter(username=data.validated_data["username"]).first()
+    if user is None:
+        return validation_response({"username": [_("No account has this username.")]})
+    try:
+        if request.method == "POST":
+            role = data.validated_data.get("role", Membership.Role.VIEWER)
+            services.member_set(group=group, user=user, role=role)
+            return Response({"username": user.get_username(), "role": role}, status=201)
+        services.member_remove(group=group, user=user)
+    except services.InputError as e:
+        return _input_error(e)
+    return Response(status=204)
+
+
+# --- sessions ------------------------------------------------------------------------------
+
+
+class SessionIn(serializers.Serializer):  # type: ignore[type-arg]
+    group = StrictIntegerField(min_value=1)
+    game = serializers.ChoiceField(Session.Game.values, default=Session.Game.MULATSCHAK)
+    rules = RulesSpecField(required=False, default="salzburg")
+    seats = serializers.ListField(child=NameField(), min_length=1, max_length=12)
+    dealer = NameField(required=False, allow_null=True)
+    stake = StrictCharField(required=False, allow_null=True, max_length=40)
+    currency = StrictCharField(required=False, allow_null=True, max_length=3)
+
+
+class SessionPatchIn(serializers.Serializer):  # type: ignore[type-arg]
+    status = serializers.ChoiceField(Session.Status.values)
+
+
+class SessionOut(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    group = serializers.IntegerField()
+    game = serializers.CharField()
+    preset = serializers.CharField()
+    rules = serializers.DictField()
+    seats = serializers.ListField(child=serializers.CharField())
+    first_dealer = serializers.CharField()
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    scoreboard = ScoreboardOut()
+
+
+def session_json(session: Session, names: services.Names | None = None) -> dict[str, Any]:
+    names = names or services.Names.of(session)
+    return {
+        "id": session.pk,
+        "group": session.group_id,
+        "game": session.game,
+        "preset": session.preset,
+        "rules": session.rules,
+        "seats": list(names.by_id.values()),
+        "first_dealer": names.to_name(str(session.first_dealer_id)),
+        "status": session.status,
+        "created_at": session.created_at,
+        "closed_at": session.closed_at,
+        "scoreboard": services.scoreboard(session, names),
+    }
+
+
+@extend_schema(
+    methods=["GET"],
+    parameters=[OpenApiParameter("status", OpenApiTypes.STR, enum=["open", "closed"])],
+    responses={200: SessionOut(many=True), **ERRORS_4XX},
+    summary="Sessions of your groups",
+)
+@extend_schema(methods=["POST"], request=SessionIn, responses={201: SessionOut, **ERRORS_4XX},
+               summary="Start a session: rules frozen, players seated clockwise")
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+def sessions(request: Request) -> Response:
+    if request.method == "GET":
+        rows = Session.objects.filter(group__in=visible_groups(request.user))
+        status = request.query_params.get("status")
+        if status in Session.Status.values:
+            rows = rows.filter(status=status)
+        rows = rows.prefetch_related("seats__player")[:200]
+        out = []
+        for session in rows:
+            names = services.Names(
+                {str(seat.player_id): seat.player.name for seat in session.seats.all()}
+            )
+            out.append(session_json(session, names))
+        return Response(out)
+    data = SessionIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    v = data.validated_data
+    group = group_for(request.user, v["group"], WRITE)
+    if v["game"] != Session.Game.MULATSCHAK:
+        return validation_response({"game": [_("Only Mulatschak sessions can be kept yet.")]})
+    preset, overrides = v["rules"] if isinstance(v["rules"], tuple) else (v["rules"], {})
+    try:
+        session = services.session_start(
+            group=group, user=request.user, preset=preset, overrides=overrides,
+            seats=v["seats"], dealer=v.get("dealer"),
+        )
+    except services.InputError as e:
+        return _input_error(e)
+    return Response(session_json(session), status=201)
+
+
+@extend_schema(methods=["GET"], responses={200: SessionOut, **ERRORS_4XX},
+               summary="One session")
+@extend_schema(methods=["PATCH"], request=SessionPatchIn,
+               responses={200: SessionOut, **ERRORS_4XX},
+               summary='Close or reopen a session: {"status": "closed"}')
+@api_view(["GET", "PATCH"])
+@permission_classes([IsAuthenticated])
+def session_detail(request: Request, session_id: int) -> Response:
+    if request.method == "PATCH":
+        session = session_for(request.user, session_id, WRITE)
+        data = SessionPatchIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = services.session_set_status(
+            session=session, status=data.validated_data["status"]
+        )
+        return Response(session_json(session))
+    return Response(session_json(session_for(request.user, session_id, READ)))
+
+
+# --- deals ---------------------------------------------------------------------------------
+
+
+class SessionDealIn(s.DealIn):
+    number = StrictIntegerField(required=False, min_value=1, max_value=1_000_000)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        if attrs.get("auction"):
+            raise serializers.ValidationError(
+                {"auction": [_("is not kept by the scorepad; check it with the referee.")]}
+            )
+        return attrs
+
+
+class SessionDealPutIn(s.DealIn):
+    version = StrictIntegerField(required=False, min_value=1)
+
+
+class SessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+    kind = serializers.CharField()
+    deal = serializers.DictField()
+    dealer = serializers.CharField()
+    game_number = serializers.IntegerField()
+    multiplier = serializers.IntegerField()
+    factors = serializers.ListField(child=serializers.CharField())
+    deltas = serializers.DictField(child=serializers.IntegerField())
+    scores_after = serializers.DictField(child=serializers.IntegerField())
+    reasons = serializers.DictField(child=serializers.CharField())
+    game_over = serializers.BooleanField()
+    winners = serializers.ListField(child=serializers.CharField())
+
+
+class DealRecordedOut(serializers.Serializer):  # type: ignore[type-arg]
+    deal = SessionDealOut()
+    scoreboard = ScoreboardOut()
+
+
+class DeletedOut(serializers.Serializer):  # type: ignore[type-arg]
+    scoreboard = ScoreboardOut()
+
+
+class ConflictOut(serializers.Serializer):  # type: ignore[type-arg]
+    detail = serializers.CharField()
+    reason = serializers.CharField()
+    scoreboard = ScoreboardOut()
+
+
+def deal_json(row: Deal, names: services.Names) -> dict[str, Any]:
+    result = names.deal_names(row.result)
+    return {
+        "number": row.number,
+        "version": row.version,
+        "kind": row.kind,
+        "deal": names.deal_names(row.data),
+        "dealer": result.get("dealer"),
+        "game_number": result.get("game_number"),
+        "multiplier": result.get("multiplier"),
+        "factors": result.get("factors", []),
+        "deltas": result.get("deltas", {}),
+        "scores_after": result.get("scores_after", {}),
+        "reasons": result.get("reasons", {}),
+        "declarer_made": result.get("declarer_made"),
+        "game_over": result.get("game_over", False),
+        "winners": result.get("winners", []),
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+    }
+
+
+def _deal_data(validated: dict[str, Any], names: services.Names) -> dict[str, Any]:
+    keys = ("kind", "knocked", "declarer", "bid", "trump", "stayed_home", "tricks",
+            "exchanged", "muli_breaker")
+    return names.deal_ids({k: validated.get(k) for k in keys})
+
+
+VIOLATIONS_422 = OpenApiResponse(s.ViolationsOut, description="the deal breaks a rule")
+CONFLICT_409 = OpenApiResponse(ConflictOut, description="somebody else changed it first")
+
+
+@extend_schema(methods=["GET"], responses={200: SessionDealOut(many=True), **ERRORS_4XX},
+               summary="Every deal of the session")
+@extend_schema(
+    methods=["POST"],
+    request=SessionDealIn,
+    responses={201: DealRecordedOut, **ERRORS_4XX, 409: CONFLICT_409, 422: VIOLATIONS_422},
+    summary="Record the next deal (dealer and multiplier come from the session)",
+)
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+def deals(request: Request, session_id: int) -> Response:
+    if request.method == "GET":
+        session = session_for(request.user, session_id, READ)
+        names = services.Names.of(session)
+        return Response([deal_json(d, names) for d in session.deals.order_by("number")])
+    session = session_for(request.user, session_id, WRITE)
+    data = SessionDealIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    names = services.Names.of(session)
+    try:
+        row = services.deal_record(
+            session=session,
+            user=request.user,
+            data=_deal_data(data.validated_data, names),
+            number=data.validated_data.get("number"),
+        )
+    except services.RulesBroken as e:
+        return _violations(session, e)
+    except services.Conflict as e:
+        return _conflict(session, e)
+    session.refresh_from_db()
+    return Response(
+        {"deal": deal_json(row, names), "scoreboard": services.scoreboard(session, names)},
+        status=201,
+    )
+
+
+@extend_schema(methods=["GET"], responses={200: SessionDealOut, **ERRORS_4XX}, summary="One deal")
+@extend_schema(
+    methods=["PUT"],
+    request=SessionDealPutIn,
+    responses={200: DealRecordedOut, **ERRORS_4XX, 409: CONFLICT_409, 422: VIOLATIONS_422},
+    summary="Correct a deal; everything after it is recomputed",
+)
+@extend_schema(
+    methods=["DELETE"],
+    responses={200: DeletedOut, **ERRORS_4XX, 409: CONFLICT_409, 422: VIOLATIONS_422},
+    summary="Remove a deal; everything after it is recomputed (the history keeps it)",
+)
+@api_view(["GET", "PUT", "DELETE"])
+@permission_classes([IsAuthenticated])
+def deal_detail(request: Request, session_id: int, number: int) -> Response:
+    need = READ if request.method == "GET" else WRITE
+    session = session_for(request.user, session_id, need)
+    names = services.Names.of(session)
+    row = session.deals.filter(number=number).first()
+    if row is None:
+        raise Http404
+    if request.method == "GET":
+        return Response(deal_json(row, names))
+    try:
+        if request.method == "PUT":
+            data = SessionDealPutIn(data=request.data)
+            data.is_valid(raise_exception=True)
+            row = services.deal_correct(
+                session=session,
+                user=request.user,
+                number=number,
+                data=_deal_data(data.validated_data, names),
+                version=data.validated_data.get("version"),
+            )
+        else:
+            services.deal_delete(session=session, user=request.user, number=number)
+    except services.RulesBroken as e:
+        return _violations(session, e)
+    except services.Conflict as e:
+        return _conflict(session, e)
+    except Deal.DoesNotExist:
+        raise Http404 from None
+    session.refresh_from_db()
+    board = services.scoreboard(session, names)
+    if request.method == "DELETE":
+        return Response({"scoreboard": board})
+    return Response({"deal": deal_json(row, names), "scoreboard": board})
+
+
+@extend_schema(responses={200: ScoreboardOut, 304: None, **ERRORS_4XX},
+               summary="The running scoreboard (supports ETag / If-None-Match)")
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def scoreboard(request: Request, session_id: int) -> Response:
+    session = session_for(request.user, session_id, READ)
+    etag = f'"s{session.pk}-v{session.version}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = Response(status=304)
+    else:
+        response = Response(services.scoreboard(session))
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+class EventOut(serializers.Serializer):  # type: ignore[type-arg]
+    deal_number = serializers.IntegerField()
+    action = serializers.CharField()
+    user = serializers.CharField(allow_null=True)
+    at = serializers.DateTimeField()
+    before = serializers.DictField(allow_null=True)
+    after = serializers.DictField(allow_null=True)
+
+
+@extend_schema(responses={200: EventOut(many=True), **ERRORS_4XX},
+               summary="Every change to the session's deals: who, when, before, after")
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def history(request: Request, session_id: int) -> Response:
+    session = session_for(request.user, session_id, READ)
+    names = services.Names.of(session)
+    events = DealEvent.objects.filter(session=session).select_related("user")
+    return Response(
+        [
+            {
+                "deal_number": e.deal_number,
+                "action": e.action,
+                "user": e.user.get_username() if e.user else None,
+                "at": e.at,
+                "before": names.deal_names(e.before) if e.before else None,
+                "after": names.deal_names(e.after) if e.after else None,
+            }
+            for e in events
+        ]
+    )

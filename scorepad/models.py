@@ -1,0 +1,172 @@
+"""Schreiber's data: groups and their rosters, sessions, deals, and the change history.
+
+Deals store what the score keeper recorded, keyed by player id (so renaming a player
+never touches history); scores are derived by replaying the deals through the referee
+and cached per deal so that the scoreboard costs the same however long a session is.
+The database enforces the invariants: one deal per number and session, one seat per
+player, player names unique within a group.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+
+class Group(models.Model):
+    """A *Stammtisch*: people who play together."""
+
+    name = models.CharField(_("name"), max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", _("owner")
+        EDITOR = "editor", _("editor")
+        VIEWER = "viewer", _("viewer")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "user"], name="one_membership_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.group} ({self.role})"
+
+
+class Player(models.Model):
+    """A name on the group's roster; sessions seat players, deals refer to them by id."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                "group", Lower("name"), name="player_name_unique_in_group"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Session(models.Model):
+    """An evening at the table: one game family, frozen rules, seated players."""
+
+    class Game(models.TextChoices):
+        MULATSCHAK = "mulatschak", "Mulatschak"
+        MURA = "mura", "Mura"
+        MULLER_MATZ = "muller_matz", "Müller Matz"
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
+    game = models.CharField(max_length=20, choices=Game.choices)
+    preset = models.CharField(max_length=30)
+    #: Every rule parameter as it was when the session started; never changed afterwards.
+    rules = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    stake = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
+    currency = models.CharField(max_length=3, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    #: Bumped by every change to the session or its deals: the scoreboard's ETag.
+    version = models.PositiveIntegerField(default=0)
+    #: The replayed state after the last deal (scores, dealer, game, pending collapses).
+    state = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} {self.created_at:%Y-%m-%d}"
+
+
+class Seat(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "position"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["session", "player"], name="one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of {self.session_id}"
+
+
+class Deal(models.Model):
+    """One recorded deal and, cached, what the replay made of it."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20)
+    #: The deal as recorded, player names replaced by player ids.
+    data = models.JSONField()
+    #: The replayed outcome (dealer, game number, multiplier, deltas, scores after, ...).
+    result = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=1)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="one_deal_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"deal {self.number} of session {self.session_id}"
+
+
+class DealEvent(models.Model):
+    """Append-only history: every change to a session's deals, who, when, before, after."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", _("recorded")
+        UPDATE = "update", _("corrected")
+        DELETE = "delete", _("deleted")
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="events")
+    deal_number = models.PositiveIntegerField()
+    action = models.CharField(max_length=10, choices=Action.choices)
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} deal {self.deal_number} of session {self.session_id}"

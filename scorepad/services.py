@@ -1,0 +1,599 @@
+"""Use cases of the scorepad: load → referee → save, each one atomic.
+
+The HTML views and the API call these functions and nothing else to change data, so a
+rule lives in exactly one place (the referee) and every write goes through one path.
+
+Inside the referee a seated player is named by their player id (as text): renaming a
+player changes no recorded deal. Names come back in only at the edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from referee.deal import Deal as RefDeal
+from referee.deal import DealKind
+from referee.rules import MulatschakRules, mulatschak_rules
+from referee.session import (
+    DealOutcome,
+    GameSummary,
+    IllegalDeal,
+    SessionState,
+    apply,
+    pending_multiplier,
+    replay,
+    start,
+)
+from referee.violations import RuleError, Violation
+
+from .models import Deal, DealEvent, Group, Membership, Player, Seat, Session
+
+
+class ServiceError(Exception):
+    """A use case refused: nothing was changed."""
+
+
+class InputError(ServiceError):
+    """Malformed or impossible input (HTTP 400), naming the field."""
+
+    def __init__(self, field: str, message: str, code: str = "invalid", **params: Any) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+        self.code = code
+        self.params = params
+
+    @classmethod
+    def from_rule_error(cls, error: RuleError, prefix: str = "") -> InputError:
+        field = f"{prefix}.{error.field}" if prefix else error.field
+        return cls(field, error.message, error.code, **error.params)
+
+
+class RulesBroken(ServiceError):
+    """The deal breaks a rule (HTTP 422); ``number`` is the deal where it does."""
+
+    def __init__(self, violations: Sequence[Violation], number: int | None = None) -> None:
+        super().__init__(", ".join(v.code for v in violations))
+        self.violations = tuple(violations)
+        self.number = number
+
+
+class Conflict(ServiceError):
+    """Somebody else changed the session first (HTTP 409)."""
+
+    def __init__(self, reason: str, **params: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.params = params
+
+
+# --- groups and rosters -------------------------------------------------------------
+
+
+MAX_NAME = 40
+
+
+def _clean_name(name: object, field: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(field, "must be a name", "not_name")
+    cleaned = " ".join(name.split())
+    if len(cleaned) > MAX_NAME:
+        raise InputError(field, f"must be at most {MAX_NAME} characters", "too_long",
+                         max=MAX_NAME)
+    return cleaned
+
+
+@transaction.atomic
+def group_create(*, user: Any, name: str) -> Group:
+    group = Group.objects.create(name=_clean_name(name, "name"))
+    Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+    return group
+
+
+def player_add(*, group: Group, name: str) -> Player:
+    cleaned = _clean_name(name, "name")
+    if group.players.filter(name__iexact=cleaned).exists():
+        raise InputError("name", "is already on the roster", "name_taken", name=cleaned)
+    try:
+        with transaction.atomic():
+            return Player.objects.create(group=group, name=cleaned)
+    except IntegrityError as e:  # a concurrent add of the same name
+        raise InputError("name", "is already on the roster", "name_taken", name=cleaned) from e
+
+
+def player_rename(*, player: Player, name: str) -> Player:
+    cleaned = _clean_name(name, "name")
+    clash = player.group.players.filter(name__iexact=cleaned).exclude(pk=player.pk)
+    if clash.exists():
+        raise InputError("name", "is already on the roster", "name_taken", name=cleaned)
+    try:
+        with transaction.atomic():
+            Player.objects.filter(pk=player.pk).update(name=cleaned)
+    except IntegrityError as e:
+        raise InputError("name", "is already on the roster", "name_taken", name=cleaned) from e
+    player.name = cleaned
+    return player
+
+
+def _roster_players(group: Group, names: Sequence[str], field: str) -> list[Player]:
+    """The roster's players for these names, adding the new ones (case-insensitive match)."""
+    cleaned = [_clean_name(n, f"{field}.{i}") for i, n in enumerate(names)]
+    if len({n.lower() for n in cleaned}) != len(cleaned):
+        raise InputError(field, "a name is seated twice", "seated_twice")
+    existing = {
+        p.lower_name: p
+        for p in group.players.annotate(lower_name=Lower("name")).filter(
+            lower_name__in=[n.lower() for n in cleaned]
+        )
+    }
+    out = []
+    for name in cleaned:
+        player = existing.get(name.lower())
+        out.append(player if player is not None else player_add(group=group, name=name))
+    return out
+
+
+def member_set(*, group: Group, user: Any, role: str) -> Membership:
+    """Add a member or change their role; a group keeps at least one owner."""
+    if role not in Membership.Role.values:
+        raise InputError("role", "must be owner, editor or viewer", "not_choice",
+                         choices="owner, editor, viewer")
+    with transaction.atomic():
+        current = Membership.objects.select_for_update().filter(group=group, user=user).first()
+        if current is not None and current.role == Membership.Role.OWNER and role != "owner":
+            _keep_an_owner(group, user)
+        membership, _ = Membership.objects.update_or_create(
+            group=group, user=user, defaults={"role": role}
+        )
+        return membership
+
+
+def member_remove(*, group: Group, user: Any) -> None:
+    with transaction.atomic():
+        current = Membership.objects.select_for_update().filter(group=group, user=user).first()
+        if current is None:
+            raise InputError("username", "is not a member of this group", "not_member")
+        if current.role == Membership.Role.OWNER:
+            _keep_an_owner(group, user)
+        current.delete()
+
+
+def _keep_an_owner(group: Group, leaving: Any) -> None:
+    others = Membership.objects.filter(group=group, role=Membership.Role.OWNER).exclude(
+        user=leaving
+    )
+    if not others.exists():
+        raise InputError("role", "a group needs at least one owner", "last_owner")
+
+
+# --- sessions -------------------------------------------------------------------------
+
+
+def session_rules(session: Session) -> MulatschakRules:
+    """The rules frozen into the session when it started."""
+    return mulatschak_rules(session.preset, session.rules)
+
+
+def seat_ids(session: Session) -> list[str]:
+    return [str(pid) for pid in session.seats.values_list("player_id", flat=True)]
+
+
+@transaction.atomic
+def session_start(
+    *,
+    group: Group,
+    user: Any,
+    preset: str,
+    overrides: Mapping[str, object] | None,
+    seats: Sequence[str],
+    dealer: str | None = None,
+) -> Session:
+    """Start a Mulatschak session: rules frozen, players seated clockwise, first dealer."""
+    try:
+        rules = mulatschak_rules(preset, overrides or {})
+    except RuleError as e:
+        raise InputError.from_rule_error(e, "rules") from e
+    if not rules.players_min <= len(seats) <= rules.players_max:
+        raise InputError(
+            "seats",
+            f"seat {rules.players_min} to {rules.players_max} players",
+            "players_count",
+            min=rules.players_min,
+            max=rules.players_max,
+        )
+    players = _roster_players(group, seats, "seats")
+    first = players[-1]  # the last seat deals first unless the table says otherwise
+    if dealer is not None:
+        by_name = {p.name.lower(): p for p in players}
+        chosen = by_name.get(" ".join(str(dealer).split()).lower())
+        if chosen is None:
+            raise InputError("dealer", "must be one of the seated players", "not_seated")
+        first = chosen
+    session = Session.objects.create(
+        group=group,
+        game=Session.Game.MULATSCHAK,
+        preset=rules.name,
+        rules=rules.as_params(),
+        first_dealer=first,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    Seat.objects.bulk_create(
+        Seat(session=session, player=p, position=i) for i, p in enumerate(players)
+    )
+    initial = start(rules, [str(p.pk) for p in players], str(first.pk))
+    Session.objects.filter(pk=session.pk).update(state=state_to_json(initial))
+    session.state = state_to_json(initial)
+    return session
+
+
+def session_set_status(*, session: Session, status: str) -> Session:
+    if status not in Session.Status.values:
+        raise InputError("status", "must be open or closed", "not_choice",
+                         choices="open, closed")
+    closed_at = timezone.now() if status == Session.Status.CLOSED else None
+    Session.objects.filter(pk=session.pk).update(
+        status=status, closed_at=closed_at, version=F("version") + 1
+    )
+    session.refresh_from_db()
+    return session
+
+
+# --- state <-> JSON ---------------------------------------------------------------------
+
+
+def state_to_json(state: SessionState) -> dict[str, Any]:
+    return {
+        "game_number": state.game_number,
+        "scores": dict(state.scores),
+        "dealer": state.dealer,
+        "collapses": state.collapses,
+        "previous_stayed_home": sorted(state.previous_stayed_home),
+        "game_over": state.game_over,
+        "winners": list(state.winners),
+        "games": [
+            {"number": g.number, "final_scores": dict(g.final_scores), "winners": list(g.winners)}
+            for g in state.games
+        ],
+        "deals": state.deals,
+    }
+
+
+def state_from_json(data: Mapping[str, Any]) -> SessionState:
+    return SessionState(
+        game_number=data["game_number"],
+        scores=dict(data["scores"]),
+        dealer=data["dealer"],
+        collapses=data["collapses"],
+        previous_stayed_home=frozenset(data["previous_stayed_home"]),
+        game_over=data["game_over"],
+        winners=tuple(data["winners"]),
+        games=tuple(
+            GameSummary(g["number"], dict(g["final_scores"]), tuple(g["winners"]))
+            for g in data["games"]
+        ),
+        deals=data["deals"],
+    )
+
+
+def deal_to_json(deal: RefDeal) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": str(deal.kind), "knocked": deal.knocked}
+    if deal.kind is DealKind.PLAYED:
+        out.update(
+            declarer=deal.declarer,
+            bid=deal.bid,
+            trump=deal.trump,
+            stayed_home=list(deal.stayed_home),
+            tricks=dict(deal.tricks),
+            exchanged=None if deal.exchanged is None else dict(deal.exchanged),
+            muli_breaker=deal.muli_breaker,
+        )
+    return out
+
+
+def deal_from_json(data: Mapping[str, Any]) -> RefDeal:
+    kind = DealKind(data["kind"])
+    if kind is not DealKind.PLAYED:
+        return RefDeal(kind, knocked=bool(data.get("knocked", False)))
+    return RefDeal.played(
+        declarer=data["declarer"],
+        bid=data["bid"],
+        trump=data["trump"],
+        tricks=data.get("tricks") or {},
+        stayed_home=data.get("stayed_home") or (),
+        knocked=bool(data.get("knocked", False)),
+        exchanged=data.get("exchanged"),
+        muli_breaker=data.get("muli_breaker"),
+    )
+
+
+def outcome_to_json(outcome: DealOutcome) -> dict[str, Any]:
+    r = outcome.result
+    return {
+        "dealer": outcome.dealer,
+        "game_number": outcome.game_number,
+        "scores_before": dict(outcome.scores_before),
+        "collapses_before": outcome.collapses_before,
+        "multiplier": r.multiplier,
+        "factors": [str(f) for f in r.factors],
+        "deltas": dict(r.deltas),
+        "base": dict(r.base),
+        "reasons": {p: str(v) for p, v in r.reasons.items()},
+        "scores_after": dict(r.scores_after),
+        "declarer_made": r.declarer_made,
+        "game_over": r.game_over,
+        "winners": list(r.winners),
+    }
+
+
+# --- names <-> ids at the edge -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Names:
+    """Translate between the names a user types and the player ids the referee sees."""
+
+    by_id: Mapping[str, str]
+
+    @classmethod
+    def of(cls, session: Session) -> Names:
+        seats = session.seats.select_related("player")
+        return cls({str(s.player_id): s.player.name for s in seats})
+
+    @property
+    def by_name(self) -> dict[str, str]:
+        return {name.lower(): pid for pid, name in self.by_id.items()}
+
+    def to_id(self, name: str) -> str:
+        """The id of a seated player's name; unknown names stay as they are (for the
+        referee to report as ``unknown_player``)."""
+        return self.by_name.get(" ".join(name.split()).lower(), name)
+
+    def to_name(self, pid: str) -> str:
+        return self.by_id.get(pid, pid)
+
+    def deal_ids(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A deal object as typed (names) → as stored (ids)."""
+        out = dict(data)
+        for key in ("declarer", "muli_breaker"):
+            if isinstance(out.get(key), str):
+                out[key] = self.to_id(out[key])
+        if out.get("stayed_home"):
+            out["stayed_home"] = [self.to_id(n) for n in out["stayed_home"]]
+        for key in ("tricks", "exchanged"):
+            if isinstance(out.get(key), dict):
+                out[key] = {self.to_id(n): v for n, v in out[key].items()}
+        return out
+
+    def deal_names(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored deal (ids) → as shown (names)."""
+        out = dict(data)
+        for key in ("declarer", "muli_breaker", "dealer"):
+            if isinstance(out.get(key), str):
+                out[key] = self.to_name(out[key])
+        for key in ("stayed_home", "winners"):
+            if isinstance(out.get(key), list):
+                out[key] = [self.to_name(p) for p in out[key]]
+        for key in ("tricks", "exchanged", "deltas", "base", "reasons", "scores_before",
+                    "scores_after"):
+            if isinstance(out.get(key), dict):
+                out[key] = {self.to_name(p): v for p, v in out[key].items()}
+        return out
+
+    def violation(self, v: Violation) -> Violation:
+        params = {
+            k: self.to_name(x) if isinstance(x, str) else x for k, x in v.params.items()
+        }
+        return Violation.of(v.code, None if v.player is None else self.to_name(v.player),
+                            **params)
+
+
+# --- deals -------------------------------------------------------------------------------
+
+
+def _user(user: Any) -> Any:
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def _locked(session: Session) -> Session:
+    """The session row, locked for this transaction where the database can (PostgreSQL);
+    SQLite serializes writers with IMMEDIATE transactions instead."""
+    return Session.objects.select_for_update().get(pk=session.pk)
+
+
+def _check_open(session: Session) -> None:
+    if session.status != Session.Status.OPEN:
+        raise Conflict("session_closed")
+
+
+def _bump(session: Session, state: SessionState) -> None:
+    """Save the new state; fail if anybody changed the session since we read it."""
+    rows = Session.objects.filter(pk=session.pk, version=session.version).update(
+        state=state_to_json(state), version=F("version") + 1
+    )
+    if rows != 1:
+        raise Conflict("session_changed")
+    session.version += 1
+    session.state = state_to_json(state)
+
+
+def next_number(session: Session) -> int:
+    last = session.deals.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+def deal_record(
+    *, session: Session, user: Any, data: Mapping[str, Any], number: int | None = None
+) -> Deal:
+    """Record the next deal (``data`` with player ids). ``number``, when given, is the deal
+    number the client believes it records: if somebody else recorded it first → Conflict."""
+    deal = deal_from_json(data)
+    with transaction.atomic():
+        session = _locked(session)
+        _check_open(session)
+        expected = next_number(session)
+        if number is not None and number != expected:
+            raise Conflict("number_taken", number=number, expected=expected)
+        rules = session_rules(session)
+        state = state_from_json(session.state)
+        try:
+            outcome, new_state = apply(rules, seat_ids(session), state, deal)
+        except IllegalDeal as e:
+            raise RulesBroken(e.violations, expected) from e
+        try:
+            with transaction.atomic():
+                row = Deal.objects.create(
+                    session=session,
+                    number=expected,
+                    kind=str(deal.kind),
+                    data=deal_to_json(deal),
+                    result=outcome_to_json(outcome),
+                    created_by=_user(user),
+                )
+        except IntegrityError as e:
+            raise Conflict("number_taken", number=expected, expected=expected + 1) from e
+        _bump(session, new_state)
+        DealEvent.objects.create(
+            session=session,
+            deal_number=expected,
+            action=DealEvent.Action.CREATE,
+            before=None,
+            after=row.data,
+            user=_user(user),
+        )
+        return row
+
+
+def _replay_all(
+    session: Session, deals: Sequence[Deal], changed: Mapping[int, RefDeal | None]
+) -> tuple[list[tuple[Deal, DealOutcome]], SessionState]:
+    """Replay the session with some deals changed (None: deleted); refuse if any deal,
+    there or later, breaks a rule where it then stands."""
+    rules = session_rules(session)
+    kept: list[tuple[Deal, RefDeal]] = []
+    for row in deals:
+        ref = changed[row.number] if row.number in changed else deal_from_json(row.data)
+        if ref is not None:
+            kept.append((row, ref))
+    result = replay(
+        rules, seat_ids(session), str(session.first_dealer_id), [d for _, d in kept]
+    )
+    if result.illegal is not None:
+        at = kept[result.illegal.number - 1][0].number
+        raise RulesBroken(result.illegal.violations, at)
+    return [(row, o) for (row, _), o in zip(kept, result.outcomes, strict=True)], result.state
+
+
+def _save_replay(
+    session: Session, replayed: Iterable[tuple[Deal, DealOutcome]], state: SessionState
+) -> None:
+    changed = []
+    for row, outcome in replayed:
+        result = outcome_to_json(outcome)
+        if row.result != result:
+            row.result = result
+            changed.append(row)
+    Deal.objects.bulk_update(changed, ["result"], batch_size=500)
+    _bump(session, state)
+
+
+def deal_correct(
+    *,
+    session: Session,
+    user: Any,
+    number: int,
+    data: Mapping[str, Any],
+    version: int | None = None,
+) -> Deal:
+    """Correct deal ``number``; everything after it is replayed. ``version`` (from the GET
+    of that deal) guards against overwriting somebody else's correction."""
+    deal = deal_from_json(data)
+    with transaction.atomic():
+        session = _locked(session)
+        _check_open(session)
+        deals = list(session.deals.order_by("number"))
+        row = next((d for d in deals if d.number == number), None)
+        if row is None:
+            raise Deal.DoesNotExist
+        if version is not None and version != row.version:
+            raise Conflict("deal_changed", number=number, version=row.version)
+        before = row.data
+        replayed, state = _replay_all(session, deals, {number: deal})
+        rows = Deal.objects.filter(pk=row.pk, version=row.version).update(
+            data=deal_to_json(deal), kind=str(deal.kind), version=F("version") + 1
+        )
+        if rows != 1:
+            raise Conflict("deal_changed", number=number)
+        row.data, row.kind, row.version = deal_to_json(deal), str(deal.kind), row.version + 1
+        _save_replay(session, replayed, state)
+        DealEvent.objects.create(
+            session=session,
+            deal_number=number,
+            action=DealEvent.Action.UPDATE,
+            before=before,
+            after=row.data,
+            user=_user(user),
+        )
+        row.refresh_from_db()
+        return row
+
+
+def deal_delete(*, session: Session, user: Any, number: int) -> None:
+    """Remove deal ``number``; everything after it is replayed; the history keeps it."""
+    with transaction.atomic():
+        session = _locked(session)
+        _check_open(session)
+        deals = list(session.deals.order_by("number"))
+        row = next((d for d in deals if d.number == number), None)
+        if row is None:
+            raise Deal.DoesNotExist
+        replayed, state = _replay_all(session, deals, {number: None})
+        before = row.data
+        row.delete()
+        _save_replay(session, replayed, state)
+        DealEvent.objects.create(
+            session=session,
+            deal_number=number,
+            action=DealEvent.Action.DELETE,
+            before=before,
+            after=None,
+            user=_user(user),
+        )
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def scoreboard(session: Session, names: Names | None = None) -> dict[str, Any]:
+    """The scoreboard of API.md, from the cached state: a constant number of queries."""
+    names = names or Names.of(session)
+    rules = session_rules(session)
+    state = state_from_json(session.state)
+    multiplier, factors = pending_multiplier(rules, state)
+    order = list(names.by_id)
+    return {
+        "game_number": state.game_number,
+        "scores": {names.to_name(p): state.scores[p] for p in order},
+        "next_dealer": names.to_name(state.dealer),
+        "pending_multiplier": multiplier,
+        "pending_factors": list(factors),
+        "game_over": state.game_over,
+        "winners": [names.to_name(p) for p in state.winners],
+        "games": [
+            {
+                "number": g.number,
+                "final_scores": {names.to_name(p): g.final_scores[p] for p in order},
+                "winners": [names.to_name(p) for p in g.winners],
+            }
+            for g in state.games
+        ],
+        "deals": state.deals,
+        "status": session.status,
+        "version": session.version,
+    }
