@@ -290,7 +290,7 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
     for p in home:
         if deal.tricks.get(p, 0) != 0:
             add("tricks_for_absent", p, tricks=deal.tricks[p])
-    for p, n in deal.tricks.items():
+    for p, n in _seat_order(table.players, deal.tricks).items():
         if not 0 <= n <= TRICKS_PER_DEAL:
             add("tricks_out_of_range", p, tricks=n)
     total = sum(deal.tricks.get(p, 0) for p in playing)
@@ -315,9 +315,15 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
     return tuple(sorted(v, key=_rank))
 
 
+def _seat_order(players: Sequence[str], counts: Mapping[str, int]) -> dict[str, int]:
+    """Counts in seat order, names that are not seated last (as given)."""
+    seated = {p: counts[p] for p in players if p in counts}
+    return seated | {p: n for p, n in counts.items() if p not in seated}
+
+
 def _exchange_violations(table: Table, deal: Deal, playing: Sequence[str]) -> list[Violation]:
     rules = table.rules
-    taken = {p: n for p, n in (deal.exchanged or {}).items() if n > 0}
+    taken = {p: n for p, n in _seat_order(table.players, deal.exchanged or {}).items() if n > 0}
     v: list[Violation] = []
     score = table.scores_before.get
     if deal.bid == MULI and rules.muli_no_exchange:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import GERMAN_SUITS, WELI, Card, CardNotInPack, Pack
+from .cards import GERMAN_SUITS, WELI, Card, CardNotInPack, CardSyntaxError, Pack
 from .rules import MulatschakRules
 from .violations import RuleError, Violation
 
@@ -66,6 +66,8 @@ def trick_winner(cards: Sequence[Card], trump: str, pack: Pack) -> int:
 def _parse(pack: Pack, text: str, player: str, v: list[Violation], where: str) -> Card | None:
     try:
         return pack.parse(text)
+    except CardSyntaxError as e:
+        raise RuleError(where, str(e), "not_a_card", text=repr(text)) from e
     except CardNotInPack:
         v.append(Violation.of("card_not_in_pack", player, card=text, pack=pack.name,
                               field=where))

@@ -189,3 +189,69 @@ def conflict_message(reason: str, **params: Any) -> str:
 
 def beat_reason(code: str) -> str:
     return str(BEAT_REASONS.get(code, code))
+
+
+FACTOR_LABELS: dict[str, Any] = {
+    "hearts": _("♥ hearts"),
+    "collapse": _("collapse"),
+    "knock": _("knock"),
+}
+
+REASON_LABELS: dict[str, Any] = {
+    "stayed_home": _("stayed home"),
+    "declarer_made": _("made the bid"),
+    "declarer_fell": _("declarer fell"),
+    "no_trick": _("no trick"),
+    "tricks": _("tricks"),
+    "muli_made": _("Muli made"),
+    "muli_made_other": _("Muli made against"),
+    "muli_failed": _("Muli failed"),
+    "muli_broken": _("Muli broken"),
+    "muli_failed_other": _("Muli failed, no payment"),
+    "none": "",
+}
+
+
+def reason_label(code: str | None) -> str:
+    return str(REASON_LABELS.get(code or "none", code or ""))
+
+
+#: The meaning of every rule parameter (RULES.md §2.2), for the house-rules form.
+PARAMETER_HELP: dict[str, Any] = {
+    "pack": _("cards used (german36, or german33 without the sixes but the Weli)"),
+    "players_min": _("fewest players at the table"),
+    "players_max": _("most players at the table"),
+    "start_score": _("everybody starts here"),
+    "target_score": _("reaching it or less ends the game"),
+    "trick_value": _("minus points per trick taken"),
+    "no_trick_penalty": _("plus points for a player who played and took no trick"),
+    "declarer_fail_penalty": _("plus points for a declarer short of the bid"),
+    "failed_declarer_counts_tricks": _("a failed declarer also gets minus points for tricks"),
+    "stay_home_penalty": _("plus points for staying home"),
+    "min_bid": _("lowest bid that is not a pass"),
+    "min_bid_hearts": _("lowest bid when the declarer then names hearts"),
+    "dealer_may_hold": _("the dealer may take over the highest bid (bei mir)"),
+    "no_bid_at_or_below": _("a player at or below this score may only pass (null: off)"),
+    "must_play_at_or_below": _("a player at or below this score may not stay home"),
+    "no_exchange_at_or_below": _("a player at or below this score may not exchange"),
+    "max_exchange": _('most cards one player may take (a number, or {"4": 3} per players)'),
+    "exchange_capped_by_declarer": _("opponents may not take more cards than the declarer"),
+    "hearts_double": _("hearts trump doubles the deal"),
+    "hearts_all_play": _("hearts trump: nobody may stay home"),
+    "collapse_doubles": _("each collapse doubles the next played deal"),
+    "weli_prevents_whiteout": _("the Weli saves a hand from a whiteout"),
+    "knock_doubles": _("knocking doubles the deal"),
+    "multiplier_cap": _("largest multiplier (null: unlimited)"),
+    "muli_all_play": _("Muli: nobody may stay home"),
+    "muli_no_exchange": _("Muli: nobody exchanges"),
+    "muli_win": _("a Muli that comes off, before multipliers"),
+    "muli_fail": _("a Muli that fails, before multipliers"),
+    "muli_fail_mode": _("who pays for a failed Muli: all, breaker or trick_takers"),
+    "last_player_must_play": _("the declarer may not be left without an opponent"),
+    "must_follow_suit": _("Farbzwang: follow suit"),
+    "must_trump": _("void in the suit led: must trump"),
+    "must_head_trick": _("Stichzwang: must beat the trick if able"),
+    "all_pass": _("everybody passed: redeal, or redeal_double"),
+    "no_stay_home_twice": _("nobody may stay home in two played deals in a row"),
+    "score_floor": _("scores never go below this (null: no floor)"),
+}

@@ -19,7 +19,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from referee.deal import Deal as RefDeal
-from referee.deal import DealKind
+from referee.deal import DealKind, DealResult, score_deal
 from referee.rules import MulatschakRules, mulatschak_rules
 from referee.session import (
     DealOutcome,
@@ -30,6 +30,7 @@ from referee.session import (
     pending_multiplier,
     replay,
     start,
+    table_for,
 )
 from referee.violations import RuleError, Violation
 
@@ -468,6 +469,24 @@ def deal_record(
             user=_user(user),
         )
         return row
+
+
+def deal_preview(*, session: Session, data: Mapping[str, Any]) -> DealResult:
+    """What the next deal would do (``data`` with player ids), without saving anything."""
+    rules = session_rules(session)
+    state = state_from_json(session.state)
+    return score_deal(table_for(rules, seat_ids(session), state), deal_from_json(data))
+
+
+def correction_preview(*, session: Session, number: int, data: Mapping[str, Any]) -> DealResult:
+    """What deal ``number`` would do if it were recorded like this, where it stands."""
+    rules = session_rules(session)
+    deals = list(session.deals.filter(number__lt=number).order_by("number"))
+    result = replay(
+        rules, seat_ids(session), str(session.first_dealer_id),
+        [deal_from_json(d.data) for d in deals],
+    )
+    return score_deal(table_for(rules, seat_ids(session), result.state), deal_from_json(data))
 
 
 def _replay_all(

@@ -1,13 +1,36 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import views
 
-urlpatterns = [
+pages = [
     path("", views.home, name="home"),
+    path("signup/", views.signup, name="signup"),
+    path("groups/", views.groups, name="groups"),
+    path("groups/<int:group_id>/", views.group, name="group"),
+    path("sessions/", views.session_list, name="session_list"),
+    path("sessions/new/", views.session_new, name="session_new"),
+    path("sessions/<int:session_id>/", views.session_page, name="session"),
+    path("sessions/<int:session_id>/board", views.scoreboard_fragment, name="board"),
+    path("sessions/<int:session_id>/check", views.deal_check, name="deal_check"),
+    path("sessions/<int:session_id>/deals/new", views.deal_create, name="deal_create"),
+    path("sessions/<int:session_id>/deals/<int:number>/edit", views.deal_edit,
+         name="deal_edit"),
+    path("sessions/<int:session_id>/deals/<int:number>/delete", views.deal_delete,
+         name="deal_delete"),
+    path("sessions/<int:session_id>/status", views.session_status, name="session_status"),
+    path("sessions/<int:session_id>/history", views.session_history, name="session_history"),
+]
+
+urlpatterns = [
+    path("", include((pages, "scorepad"))),
     path("healthz", views.healthz, name="healthz"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
+         name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("scorepad.api.urls")),
     path("admin/", admin.site.urls),

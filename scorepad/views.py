@@ -1,20 +1,65 @@
-"""HTML views: thin adapters over the services and the referee."""
+"""HTML views: thin adapters over the services and the referee.
+
+Every page works without JavaScript (plain forms and links); htmx makes the deal form
+check itself live and keeps the scoreboard fresh. Validation errors come back as the
+re-rendered form with status 200 (htmx does not swap 4xx bodies).
+"""
 
 from __future__ import annotations
 
+import secrets
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.db.utils import DatabaseError
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from referee.rules import PRESETS
+from referee.rules import PARAMETER_NAMES, PRESETS
+
+from . import services
+from .access import READ, WRITE, group_for, role_in, session_for, visible_groups
+from .forms import MAX_SEATS, TRUMPS, DealEntry, GroupForm, PlayerForm, SessionForm, SignupForm
+from .messages import (
+    FACTOR_LABELS,
+    PARAMETER_HELP,
+    conflict_message,
+    input_error_message,
+    reason_label,
+    violation_message,
+)
+from .models import Deal, DealEvent, Membership, Session
+
+RECENT_DEALS = 8
+
+
+# --- project pages ------------------------------------------------------------------------
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "scorepad/home.html", {"presets": PRESETS.values()})
+    if not request.user.is_authenticated:
+        return render(request, "scorepad/home.html", {"presets": PRESETS.values()})
+    sessions = (
+        Session.objects.filter(group__in=visible_groups(request.user))
+        .select_related("group")
+        .order_by("-created_at")[:20]
+    )
+    return render(
+        request,
+        "scorepad/dashboard.html",
+        {
+            "open_sessions": [s for s in sessions if s.status == Session.Status.OPEN],
+            "past_sessions": [s for s in sessions if s.status == Session.Status.CLOSED],
+            "groups": visible_groups(request.user),
+        },
+    )
 
 
 @never_cache
@@ -28,3 +73,485 @@ def healthz(request: HttpRequest) -> HttpResponse:
     except DatabaseError:
         return JsonResponse({"status": "error", "database": "unreachable"}, status=503)
     return JsonResponse({"status": "ok", "database": "ok"})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("scorepad:session_new")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+# --- groups ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def groups(request: HttpRequest) -> HttpResponse:
+    form = GroupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            group = services.group_create(user=request.user, name=form.cleaned_data["name"])
+        except services.InputError as e:
+            form.add_error("name", input_error_message(e))
+        else:
+            return redirect("scorepad:group", group_id=group.pk)
+    return render(request, "scorepad/groups.html",
+                  {"groups": visible_groups(request.user), "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group(request: HttpRequest, group_id: int) -> HttpResponse:
+    need = WRITE if request.method == "POST" else READ
+    the_group = group_for(request.user, group_id, need)
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player_id = request.POST.get("player")
+            if player_id:
+                player = the_group.players.filter(pk=player_id).first()
+                if player is None:
+                    raise Http404
+                services.player_rename(player=player, name=form.cleaned_data["name"])
+            else:
+                services.player_add(group=the_group, name=form.cleaned_data["name"])
+        except services.InputError as e:
+            form.add_error("name", input_error_message(e))
+        else:
+            return redirect("scorepad:group", group_id=the_group.pk)
+    return render(
+        request,
+        "scorepad/group.html",
+        {
+            "group": the_group,
+            "players": the_group.players.order_by("name"),
+            "members": the_group.memberships.select_related("user").order_by("user__username"),
+            "role": role_in(request.user, the_group),
+            "form": form,
+            "can_write": role_in(request.user, the_group) in (
+                Membership.Role.OWNER, Membership.Role.EDITOR),
+        },
+    )
+
+
+# --- sessions -------------------------------------------------------------------------------
+
+
+def _rules_table(form: SessionForm) -> list[dict[str, Any]]:
+    """Every parameter with its meaning, each preset's default, and its input."""
+    defaults = {p.name: p.as_params() for p in PRESETS.values()}
+    return [
+        {
+            "name": name,
+            "help": PARAMETER_HELP.get(name, ""),
+            "defaults": [(preset, params[name]) for preset, params in defaults.items()],
+            "field": form[f"rule_{name}"],
+        }
+        for name in PARAMETER_NAMES
+    ]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_new(request: HttpRequest) -> HttpResponse:
+    writable = visible_groups(request.user).filter(
+        memberships__user=request.user,
+        memberships__role__in=[Membership.Role.OWNER, Membership.Role.EDITOR],
+    )
+    initial: dict[str, Any] = {"preset": "salzburg"}
+    if writable.count() == 1:
+        initial["group"] = writable.first()
+    form = SessionForm(request.POST or None, groups=writable, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            the_group = data["group"]
+            if the_group is None:
+                the_group = services.group_create(user=request.user, name=data["new_group"])
+            session = services.session_start(
+                group=the_group,
+                user=request.user,
+                preset=data["preset"],
+                overrides=data["overrides"],
+                seats=data["seats"],
+                dealer=data["dealer_name"],
+            )
+        except services.InputError as e:
+            field = e.field.removeprefix("rules.overrides.")
+            target = f"rule_{field}" if field in PARAMETER_NAMES else None
+            if e.field.startswith("seats"):
+                target = None
+            form.add_error(target, f"{e.field}: {input_error_message(e)}")
+        else:
+            return redirect("scorepad:session", session_id=session.pk)
+    roster = sorted(
+        {p.name for g in writable.prefetch_related("players") for p in g.players.all()}
+    )
+    return render(
+        request,
+        "scorepad/session_new.html",
+        {"form": form, "rules_table": _rules_table(form), "roster": roster,
+         "seat_numbers": range(MAX_SEATS)},
+    )
+
+
+@login_required
+@require_GET
+def session_list(request: HttpRequest) -> HttpResponse:
+    rows = (
+        Session.objects.filter(group__in=visible_groups(request.user))
+        .select_related("group")
+        .order_by("-created_at")[:100]
+    )
+    return render(request, "scorepad/session_list.html", {"sessions": rows})
+
+
+def _factors_text(factors: list[str], multiplier: int) -> str:
+    if not factors:
+        return "×1"
+    labels = " × ".join(str(FACTOR_LABELS.get(f, f)) for f in factors)
+    return f"{labels} = ×{multiplier}"
+
+
+def _deal_rows(session: Session, names: services.Names) -> list[dict[str, Any]]:
+    rows = list(session.deals.order_by("-number")[:RECENT_DEALS])
+    out = []
+    for row in rows:
+        result = names.deal_names(row.result)
+        data = names.deal_names(row.data)
+        changes = []
+        for pid, name in names.by_id.items():
+            delta = row.result.get("deltas", {}).get(pid)
+            reason = row.result.get("reasons", {}).get(pid)
+            changes.append({"player": name, "delta": delta, "reason": reason_label(reason)})
+        out.append(
+            {
+                "number": row.number,
+                "kind": row.kind,
+                "deal": data,
+                "dealer": result.get("dealer"),
+                "game_number": result.get("game_number"),
+                "multiplier": result.get("multiplier", 1),
+                "factors": _factors_text(result.get("factors", []), result.get("multiplier", 1)),
+                "changes": changes,
+                "game_over": result.get("game_over"),
+                "winners": result.get("winners", []),
+            }
+        )
+    return out
+
+
+def _board_context(session: Session, names: services.Names) -> dict[str, Any]:
+    board = services.scoreboard(session, names)
+    rules = services.session_rules(session)
+    return {
+        "session": session,
+        "board": board,
+        "scores": [
+            {"player": name, "score": board["scores"][name]} for name in names.by_id.values()
+        ],
+        "pending": _factors_text(board["pending_factors"], board["pending_multiplier"]),
+        "rules": rules,
+        "recent": _deal_rows(session, names),
+    }
+
+
+def _entry_context(
+    session: Session, names: services.Names, entry: DealEntry, *, number: int | None = None
+) -> dict[str, Any]:
+    """The deal form: choices, what is missing, the referee's violations and a preview."""
+    rules = services.session_rules(session)
+    missing = entry.missing()
+    violations: list[dict[str, Any]] = []
+    preview: list[dict[str, Any]] = []
+    multiplier_text = ""
+    if not missing:
+        data = names.deal_ids(entry.as_deal())
+        if number is None:
+            result = services.deal_preview(session=session, data=data)
+        else:
+            result = services.correction_preview(session=session, number=number, data=data)
+        for v in result.violations:
+            v = names.violation(v)
+            violations.append(
+                {"code": v.code, "player": v.player, "field": VIOLATION_FIELDS.get(v.code),
+                 "message": violation_message(v)}
+            )
+        if result.legal and entry.kind == "played":
+            multiplier_text = _factors_text([str(f) for f in result.factors], result.multiplier)
+            for pid, name in names.by_id.items():
+                preview.append(
+                    {"player": name, "delta": result.deltas[pid],
+                     "reason": reason_label(str(result.reasons[pid]))}
+                )
+    seats = list(names.by_id.values())
+    by_field: dict[str, list[str]] = {}
+    by_player: dict[str, list[str]] = {}
+    for v in violations:
+        if v["field"]:
+            by_field.setdefault(v["field"], []).append(v["message"])
+        if v["player"]:
+            by_player.setdefault(v["player"], []).append(v["message"])
+    return {
+        "entry": entry,
+        "seat_rows": [
+            {
+                "index": i,
+                "name": name,
+                "home": name in entry.home,
+                "tricks": entry.tricks.get(name),
+                "exchanged": entry.exchanged.get(name),
+                "errors": by_player.get(name, []),
+            }
+            for i, name in enumerate(seats)
+        ],
+        "trumps": TRUMPS,
+        "bids": [1, 2, 3, 4, 5],
+        "missing": missing,
+        "violations": violations,
+        "field_errors": by_field,
+        "general_errors": [v["message"] for v in violations if not v["field"] and not v["player"]],
+        "preview": preview,
+        "preview_factors": multiplier_text,
+        "legal": not missing and not violations,
+        "knock_allowed": rules.knock_doubles,
+        "breaker_needed": rules.muli_fail_mode == "breaker",
+        "number": number,
+        "idempotency_key": secrets.token_urlsafe(16),
+    }
+
+
+#: Where a violation is shown on the deal form.
+VIOLATION_FIELDS = {
+    "bid_out_of_range": "bid",
+    "bid_forbidden_low_score": "declarer",
+    "trump_invalid": "trump",
+    "declarer_stayed_home": "home",
+    "stay_home_forbidden_hearts": "home",
+    "stay_home_forbidden_muli": "home",
+    "stay_home_forbidden_low_score": "home",
+    "no_opponent": "home",
+    "stay_home_twice": "home",
+    "tricks_missing": "tricks",
+    "tricks_for_absent": "tricks",
+    "tricks_out_of_range": "tricks",
+    "tricks_sum": "tricks",
+    "exchange_forbidden_muli": "exchanged",
+    "exchange_forbidden_low_score": "exchanged",
+    "exchange_too_many": "exchanged",
+    "exchange_exceeds_talon": "exchanged",
+    "knock_not_allowed": "knocked",
+    "muli_breaker_required": "breaker",
+}
+
+
+def _render_session(
+    request: HttpRequest, session: Session, entry: DealEntry | None = None, status: int = 200
+) -> HttpResponse:
+    names = services.Names.of(session)
+    entry = entry or DealEntry(QueryDict(), list(names.by_id.values()))
+    context = _board_context(session, names) | _entry_context(session, names, entry)
+    context["next_number"] = services.next_number(session)
+    context["can_write"] = role_in(request.user, session.group) in (
+        Membership.Role.OWNER, Membership.Role.EDITOR)
+    template = "scorepad/session.html"
+    target = _htmx_target(request)
+    if target == "deal-form":
+        template += "#dealform"
+    elif target == "scoreboard":
+        template += "#scoreboard"
+    return render(request, template, context, status=status)
+
+
+def _htmx_target(request: HttpRequest) -> str | None:
+    """The element a (non-boosted) htmx request will swap, to answer with just that."""
+    htmx = getattr(request, "htmx", None)
+    if not htmx or htmx.boosted:
+        return None
+    return str(htmx.target) if htmx.target else None
+
+
+@login_required
+@require_GET
+def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    return _render_session(request, session_for(request.user, session_id, READ))
+
+
+@login_required
+@require_GET
+def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The scoreboard alone, for polling phones: 304 when nothing changed."""
+    session = session_for(request.user, session_id, READ)
+    etag = f'"b{session.pk}-v{session.version}-{request.LANGUAGE_CODE}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        names = services.Names.of(session)
+        response = render(request, "scorepad/session.html#scoreboard",
+                          _board_context(session, names))
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@login_required
+@require_POST
+def deal_check(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Live check of the deal form (htmx): violations next to their fields, a preview."""
+    session = session_for(request.user, session_id, WRITE)
+    names = services.Names.of(session)
+    entry = DealEntry(request.POST, list(names.by_id.values()))
+    number = _number(request.POST.get("correcting"))
+    if number is not None:
+        return _render_edit(request, session, number, entry)
+    return _render_session(request, session, entry)
+
+
+def _number(value: Any) -> int | None:
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+@login_required
+@require_POST
+def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for(request.user, session_id, WRITE)
+    names = services.Names.of(session)
+    entry = DealEntry(request.POST, list(names.by_id.values()))
+    if entry.missing():
+        return _render_session(request, session, entry)
+    try:
+        row = services.deal_record(
+            session=session,
+            user=request.user,
+            data=names.deal_ids(entry.as_deal()),
+            number=_number(request.POST.get("number")),
+        )
+    except services.RulesBroken:
+        return _render_session(request, session, entry)
+    except services.Conflict as e:
+        messages.warning(request, conflict_message(e.reason, **e.params))
+        session.refresh_from_db()
+        return _render_session(request, session)
+    messages.success(request, _("Deal %(n)s recorded.") % {"n": row.number},
+                     extra_tags=f"undo:{row.number}")
+    return redirect("scorepad:session", session_id=session.pk)
+
+
+def _render_edit(
+    request: HttpRequest, session: Session, number: int, entry: DealEntry | None = None
+) -> HttpResponse:
+    row = session.deals.filter(number=number).first()
+    if row is None:
+        raise Http404
+    names = services.Names.of(session)
+    seats = list(names.by_id.values())
+    entry = entry or DealEntry.from_deal(names.deal_names(row.data), seats)
+    context = _entry_context(session, names, entry, number=number)
+    context |= {"session": session, "row": row, "version": row.version}
+    template = "scorepad/deal_edit.html"
+    if _htmx_target(request) == "deal-form":
+        template = "scorepad/session.html#dealform"
+    return render(request, template, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deal_edit(request: HttpRequest, session_id: int, number: int) -> HttpResponse:
+    need = WRITE if request.method == "POST" else READ
+    session = session_for(request.user, session_id, need)
+    if request.method == "GET":
+        return _render_edit(request, session, number)
+    names = services.Names.of(session)
+    entry = DealEntry(request.POST, list(names.by_id.values()))
+    if entry.missing():
+        return _render_edit(request, session, number, entry)
+    try:
+        services.deal_correct(
+            session=session,
+            user=request.user,
+            number=number,
+            data=names.deal_ids(entry.as_deal()),
+            version=_number(request.POST.get("version")),
+        )
+    except services.RulesBroken as e:
+        if e.number != number:
+            messages.error(
+                request,
+                _("This correction would make deal %(n)s illegal: %(why)s")
+                % {"n": e.number,
+                   "why": " ".join(violation_message(names.violation(v))
+                                   for v in e.violations)},
+            )
+        return _render_edit(request, session, number, entry)
+    except services.Conflict as e:
+        messages.warning(request, conflict_message(e.reason, **e.params))
+        return redirect("scorepad:deal_edit", session_id=session.pk, number=number)
+    except Deal.DoesNotExist:
+        raise Http404 from None
+    messages.success(request, _("Deal %(n)s corrected.") % {"n": number})
+    return redirect("scorepad:session", session_id=session.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deal_delete(request: HttpRequest, session_id: int, number: int) -> HttpResponse:
+    session = session_for(request.user, session_id, WRITE)
+    row = session.deals.filter(number=number).first()
+    if row is None:
+        raise Http404
+    if request.method == "POST":
+        try:
+            services.deal_delete(session=session, user=request.user, number=number)
+        except services.RulesBroken as e:
+            names = services.Names.of(session)
+            messages.error(
+                request,
+                _("Deleting deal %(d)s would make deal %(n)s illegal: %(why)s")
+                % {"d": number, "n": e.number,
+                   "why": " ".join(violation_message(names.violation(v))
+                                   for v in e.violations)},
+            )
+        except services.Conflict as e:
+            messages.warning(request, conflict_message(e.reason, **e.params))
+        else:
+            messages.success(request, _("Deal %(n)s deleted.") % {"n": number})
+        return redirect("scorepad:session", session_id=session.pk)
+    names = services.Names.of(session)
+    return render(request, "scorepad/deal_delete.html",
+                  {"session": session, "row": row, "deal": names.deal_names(row.data)})
+
+
+@login_required
+@require_POST
+def session_status(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for(request.user, session_id, WRITE)
+    try:
+        services.session_set_status(session=session, status=request.POST.get("status", ""))
+    except services.InputError as e:
+        messages.error(request, input_error_message(e))
+    return redirect("scorepad:session", session_id=session.pk)
+
+
+@login_required
+@require_GET
+def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for(request.user, session_id, READ)
+    names = services.Names.of(session)
+    events = []
+    for e in DealEvent.objects.filter(session=session).select_related("user"):
+        events.append(
+            {
+                "event": e,
+                "before": names.deal_names(e.before) if e.before else None,
+                "after": names.deal_names(e.after) if e.after else None,
+            }
+        )
+    return render(request, "scorepad/history.html", {"session": session, "events": events})
+
