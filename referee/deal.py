@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Any
 
 from .cards import GERMAN_SUITS
 from .rules import TRICKS_PER_DEAL, MulatschakRules
@@ -100,6 +101,39 @@ class Deal:
     @classmethod
     def passed(cls) -> Deal:
         return cls(DealKind.PASSED)
+
+
+def deal_to_dict(deal: Deal) -> dict[str, Any]:
+    """A deal as JSON-ready data: the ``deal`` object of the API."""
+    out: dict[str, Any] = {"kind": str(deal.kind), "knocked": deal.knocked}
+    if deal.kind is DealKind.PLAYED:
+        out.update(
+            declarer=deal.declarer,
+            bid=deal.bid,
+            trump=deal.trump,
+            stayed_home=list(deal.stayed_home),
+            tricks=dict(deal.tricks),
+            exchanged=None if deal.exchanged is None else dict(deal.exchanged),
+            muli_breaker=deal.muli_breaker,
+        )
+    return out
+
+
+def deal_from_dict(data: Mapping[str, Any]) -> Deal:
+    """The inverse of :func:`deal_to_dict`, for data whose shape was already checked."""
+    kind = DealKind(data["kind"])
+    if kind is not DealKind.PLAYED:
+        return Deal(kind, knocked=bool(data.get("knocked", False)))
+    return Deal.played(
+        declarer=data["declarer"],
+        bid=data["bid"],
+        trump=data["trump"],
+        tricks=data.get("tricks") or {},
+        stayed_home=data.get("stayed_home") or (),
+        knocked=bool(data.get("knocked", False)),
+        exchanged=data.get("exchanged"),
+        muli_breaker=data.get("muli_breaker"),
+    )
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from referee.deal import Deal as RefDeal
-from referee.deal import DealKind, DealResult, score_deal
+from referee.deal import DealResult, deal_from_dict, deal_to_dict, score_deal
 from referee.rules import MulatschakRules, mulatschak_rules
 from referee.session import (
     DealOutcome,
@@ -283,37 +283,6 @@ def state_from_json(data: Mapping[str, Any]) -> SessionState:
     )
 
 
-def deal_to_json(deal: RefDeal) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": str(deal.kind), "knocked": deal.knocked}
-    if deal.kind is DealKind.PLAYED:
-        out.update(
-            declarer=deal.declarer,
-            bid=deal.bid,
-            trump=deal.trump,
-            stayed_home=list(deal.stayed_home),
-            tricks=dict(deal.tricks),
-            exchanged=None if deal.exchanged is None else dict(deal.exchanged),
-            muli_breaker=deal.muli_breaker,
-        )
-    return out
-
-
-def deal_from_json(data: Mapping[str, Any]) -> RefDeal:
-    kind = DealKind(data["kind"])
-    if kind is not DealKind.PLAYED:
-        return RefDeal(kind, knocked=bool(data.get("knocked", False)))
-    return RefDeal.played(
-        declarer=data["declarer"],
-        bid=data["bid"],
-        trump=data["trump"],
-        tricks=data.get("tricks") or {},
-        stayed_home=data.get("stayed_home") or (),
-        knocked=bool(data.get("knocked", False)),
-        exchanged=data.get("exchanged"),
-        muli_breaker=data.get("muli_breaker"),
-    )
-
-
 def outcome_to_json(outcome: DealOutcome) -> dict[str, Any]:
     r = outcome.result
     return {
@@ -434,7 +403,7 @@ def deal_record(
 ) -> Deal:
     """Record the next deal (``data`` with player ids). ``number``, when given, is the deal
     number the client believes it records: if somebody else recorded it first → Conflict."""
-    deal = deal_from_json(data)
+    deal = deal_from_dict(data)
     with transaction.atomic():
         session = _locked(session)
         _check_open(session)
@@ -453,7 +422,7 @@ def deal_record(
                     session=session,
                     number=expected,
                     kind=str(deal.kind),
-                    data=deal_to_json(deal),
+                    data=deal_to_dict(deal),
                     result=outcome_to_json(outcome),
                     created_by=_user(user),
                 )
@@ -475,7 +444,7 @@ def deal_preview(*, session: Session, data: Mapping[str, Any]) -> DealResult:
     """What the next deal would do (``data`` with player ids), without saving anything."""
     rules = session_rules(session)
     state = state_from_json(session.state)
-    return score_deal(table_for(rules, seat_ids(session), state), deal_from_json(data))
+    return score_deal(table_for(rules, seat_ids(session), state), deal_from_dict(data))
 
 
 def correction_preview(*, session: Session, number: int, data: Mapping[str, Any]) -> DealResult:
@@ -484,9 +453,9 @@ def correction_preview(*, session: Session, number: int, data: Mapping[str, Any]
     deals = list(session.deals.filter(number__lt=number).order_by("number"))
     result = replay(
         rules, seat_ids(session), str(session.first_dealer_id),
-        [deal_from_json(d.data) for d in deals],
+        [deal_from_dict(d.data) for d in deals],
     )
-    return score_deal(table_for(rules, seat_ids(session), result.state), deal_from_json(data))
+    return score_deal(table_for(rules, seat_ids(session), result.state), deal_from_dict(data))
 
 
 def _replay_all(
@@ -497,7 +466,7 @@ def _replay_all(
     rules = session_rules(session)
     kept: list[tuple[Deal, RefDeal]] = []
     for row in deals:
-        ref = changed[row.number] if row.number in changed else deal_from_json(row.data)
+        ref = changed[row.number] if row.number in changed else deal_from_dict(row.data)
         if ref is not None:
             kept.append((row, ref))
     result = replay(
@@ -532,7 +501,7 @@ def deal_correct(
 ) -> Deal:
     """Correct deal ``number``; everything after it is replayed. ``version`` (from the GET
     of that deal) guards against overwriting somebody else's correction."""
-    deal = deal_from_json(data)
+    deal = deal_from_dict(data)
     with transaction.atomic():
         session = _locked(session)
         _check_open(session)
@@ -545,11 +514,11 @@ def deal_correct(
         before = row.data
         replayed, state = _replay_all(session, deals, {number: deal})
         rows = Deal.objects.filter(pk=row.pk, version=row.version).update(
-            data=deal_to_json(deal), kind=str(deal.kind), version=F("version") + 1
+            data=deal_to_dict(deal), kind=str(deal.kind), version=F("version") + 1
         )
         if rows != 1:
             raise Conflict("deal_changed", number=number)
-        row.data, row.kind, row.version = deal_to_json(deal), str(deal.kind), row.version + 1
+        row.data, row.kind, row.version = deal_to_dict(deal), str(deal.kind), row.version + 1
         _save_replay(session, replayed, state)
         DealEvent.objects.create(
             session=session,

@@ -15,7 +15,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from referee.auction import run_auction
-from referee.deal import Deal, DealKind, Table, multiplier_factors, multiplier_of, score_deal
+from referee.deal import (
+    Deal,
+    DealKind,
+    Table,
+    deal_from_dict,
+    multiplier_factors,
+    multiplier_of,
+    score_deal,
+)
 from referee.money import Penalty, parse_stake, settle
 from referee.muller_matz import MULLER_MATZ_RULES, check_beat
 from referee.mura import MURA_RULES, check_cards, check_counts, parse_trick_cards
@@ -79,22 +87,6 @@ def rules_presets() -> list[dict[str, Any]]:
 @stateless
 def rules(request: Request) -> Response:
     return Response({"presets": rules_presets()})
-
-
-def deal_from(data: dict[str, Any]) -> Deal:
-    kind = DealKind(data["kind"])
-    if kind is not DealKind.PLAYED:
-        return Deal(kind, knocked=data["knocked"])
-    return Deal.played(
-        declarer=data["declarer"],
-        bid=data["bid"],
-        trump=data["trump"],
-        tricks=data["tricks"],
-        stayed_home=data["stayed_home"],
-        knocked=data["knocked"],
-        exchanged=data["exchanged"],
-        muli_breaker=data["muli_breaker"],
-    )
 
 
 def _auction_violations(data: dict[str, Any], deal: Deal) -> tuple[Violation, ...]:
@@ -163,7 +155,7 @@ def mulatschak_deal(request: Request) -> Response:
         )
     except RuleError as e:
         return _rule_error_response(e)
-    deal = deal_from(data["deal"])
+    deal = deal_from_dict(data["deal"])
     result = score_deal(table, deal)
     violations = result.violations + _auction_violations(data, deal)
     if violations:

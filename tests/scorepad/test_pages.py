@@ -196,3 +196,36 @@ def test_the_group_page_adds_and_renames_players(browser, table):
 def test_pages_speak_german(browser, table):
     html = browser.get(f"/sessions/{table.pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Stiche" in html or "Ansage" in html
+
+
+def _count_queries(fn) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        fn()
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize("path", ["", "board", "check"])
+def test_the_session_page_costs_the_same_however_long_the_session(browser, table, anna, path):
+    url = f"/sessions/{table.pk}/{path}"
+
+    def hit():
+        if path == "check":
+            response = browser.post(url, deal_form(0, 2, "acorns", [2, 1, 1, 1]))
+        else:
+            response = browser.get(url)
+        assert response.status_code == 200
+
+    for i in range(RECENT + 1):
+        declarer = SEATS[i % 4]
+        tricks = {p: 2 if p == declarer else 1 for p in SEATS}
+        record(table, anna, played(declarer, tricks))
+    short = _count_queries(hit)
+    for _ in range(15):
+        record(table, anna, {"kind": "passed"})
+    assert _count_queries(hit) == short
+
+
+RECENT = 8
