@@ -35,3 +35,6 @@ urlpatterns = [
     path("api/v1/", include("scorepad.api.urls")),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = "scorepad.views.not_found"
+handler500 = "scorepad.views.server_error"

@@ -7,7 +7,6 @@ re-rendered form with status 200 (htmx does not swap 4xx bodies).
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django.contrib import messages
@@ -20,6 +19,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.defaults import page_not_found
+from django.views.defaults import server_error as django_server_error
 
 from referee.rules import PARAMETER_NAMES, PRESETS
 
@@ -37,6 +38,8 @@ from .messages import (
 from .models import Deal, DealEvent, Membership, Session
 
 RECENT_DEALS = 8
+#: What each preset's players call a bid of five (RULES.md §2.1, step 4).
+MULI_NAMES = {"salzburg": "Muli", "geiser": "Mulatschak", "murln": "Murler"}
 
 
 # --- project pages ------------------------------------------------------------------------
@@ -60,6 +63,19 @@ def home(request: HttpRequest) -> HttpResponse:
             "groups": visible_groups(request.user),
         },
     )
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404: JSON under /api/ (the contract's error shape), the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": _("Not found.")}, status=404)
+    return page_not_found(request, exception or Http404())
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": _("Server error.")}, status=500)
+    return django_server_error(request)
 
 
 @never_cache
@@ -257,6 +273,7 @@ def _board_context(session: Session, names: services.Names) -> dict[str, Any]:
         "pending": _factors_text(board["pending_factors"], board["pending_multiplier"]),
         "rules": rules,
         "recent": _deal_rows(session, names),
+        "muli_name": MULI_NAMES.get(session.preset, "Muli"),
     }
 
 
@@ -321,7 +338,7 @@ def _entry_context(
         "knock_allowed": rules.knock_doubles,
         "breaker_needed": rules.muli_fail_mode == "breaker",
         "number": number,
-        "idempotency_key": secrets.token_urlsafe(16),
+        "muli_name": MULI_NAMES.get(session.preset, "Muli"),
     }
 
 

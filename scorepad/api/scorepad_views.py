@@ -335,7 +335,7 @@ def session_json(session: Session, names: services.Names | None = None) -> dict[
     methods=["GET"],
     parameters=[OpenApiParameter("status", OpenApiTypes.STR, enum=["open", "closed"])],
     responses={200: SessionOut(many=True), **ERRORS_4XX},
-    summary="Sessions of your groups",
+    summary="Sessions of your groups (the newest 200)",
 )
 @extend_schema(methods=["POST"], request=SessionIn, responses={201: SessionOut, **ERRORS_4XX},
                summary="Start a session: rules frozen, players seated clockwise")
@@ -345,7 +345,9 @@ def sessions(request: Request) -> Response:
     if request.method == "GET":
         rows = Session.objects.filter(group__in=visible_groups(request.user))
         status = request.query_params.get("status")
-        if status in Session.Status.values:
+        if status is not None:
+            if status not in Session.Status.values:
+                return validation_response({"status": [_("must be open or closed")]})
             rows = rows.filter(status=status)
         rows = rows.prefetch_related("seats__player")[:200]
         out = []

@@ -42,3 +42,35 @@ def test_the_referee_api_never_fails_and_keeps_its_schema(case):
         excluded_checks=[schemathesis.checks.positive_data_acceptance]
     )
     assert response.status_code < 500
+
+
+SCOREPAD = schema.include(path_regex=r"^/api/v1/(groups|sessions)")
+
+
+@pytest.fixture
+def token(db):
+    """A user with a group and a session with a few deals, so that fuzzed ids can hit."""
+    from rest_framework.authtoken.models import Token
+
+    from .factories import group_with, played, record, session_at, user
+
+    owner = user("fuzzer")
+    session = session_at(group_with(owner), owner)
+    record(session, owner, played("Anna", {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}))
+    record(session, owner, {"kind": "collapsed"})
+    return Token.objects.create(user=owner).key
+
+
+@SCOREPAD.parametrize()
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                           HealthCheck.function_scoped_fixture],
+)
+def test_the_scorepad_api_never_fails_and_keeps_its_schema(case, token):
+    response = case.call_and_validate(
+        headers={"Authorization": f"Token {token}"},
+        excluded_checks=[schemathesis.checks.positive_data_acceptance],
+    )
+    assert response.status_code < 500

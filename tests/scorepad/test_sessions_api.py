@@ -240,3 +240,14 @@ def test_a_member_added_by_username_sees_the_group():
     client = Client()
     client.force_login(resi)
     assert [g["id"] for g in client.get("/api/v1/groups/").json()] == [group.pk]
+
+
+def test_unknown_api_paths_answer_json_404(anna):
+    response = anna.call("get", "/api/v1/sessions/not-a-number/")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not found."}
+
+
+def test_an_unknown_status_filter_answers_400(anna):
+    response = anna.call("get", "/api/v1/sessions/?status=someday")
+    assert response.status_code == 400 and "status" in response.json()["errors"]
