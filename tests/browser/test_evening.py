@@ -113,5 +113,14 @@ def test_a_new_user_plays_an_evening_with_a_correction(live_server, phone):
     assert scores_on_screen(page) == expected_scores(corrected)
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= 360, "the session page scrolls sideways on a phone"
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('main a, main button, header a, header button,'
+                  + ' .chips label')]
+            .filter(e => e.offsetParent !== null)
+            .map(e => [e.textContent.trim(), e.getBoundingClientRect()])
+            .filter(([, r]) => r.height < 44 || r.width < 44)
+            .map(([text, r]) => `${text} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    )
+    assert small == [], f"touch targets under 44 px: {small}"
     page.screenshot(path=str(SCREENSHOTS / "evening-end.png"), full_page=True)
     assert page.console_errors == []
