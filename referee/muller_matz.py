@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from types import MappingProxyType
-from typing import Any
 
 from referee.cards import FRENCH_SUITS, PACKS, Card, CardNotInPack, CardSyntaxError, Pack
+from referee.params import typed_overrides
 from referee.violations import RuleError, Violation
 
 
@@ -57,20 +57,7 @@ MAX_PLAYERS = 20
 
 def muller_matz_rules(overrides: Mapping[str, object]) -> MullerMatzRules:
     """The rules with ``overrides`` applied, or RuleError naming ``overrides.<name>``."""
-    if not isinstance(overrides, Mapping):
-        raise RuleError("overrides", "must be an object of rule names and values", "not_object")
-    defaults = MULLER_MATZ_RULES.as_params()
-    values: dict[str, Any] = dict(defaults)
-    for name, value in overrides.items():
-        key = f"overrides.{name}"
-        if not isinstance(name, str) or name not in defaults:
-            raise RuleError(key, "is not a parameter of these rules", "unknown_parameter")
-        if isinstance(defaults[name], int):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError(key, "must be a whole number", "not_int")
-        elif not isinstance(value, str):
-            raise RuleError(key, "must be a string", "not_string")
-        values[name] = value
+    values = typed_overrides(MULLER_MATZ_RULES.as_params(), overrides)
     rules = MullerMatzRules(**values)
     if rules.pack != "french52":
         raise RuleError(

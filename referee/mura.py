@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any
 
 from referee.cards import PACKS, Card, CardNotInPack, CardSyntaxError, Pack
 from referee.money import Penalty
+from referee.params import typed_overrides
 from referee.violations import RuleError, Violation
 
 #: Ranks that are figures: 1 each, an ace that wins its trick 3.
@@ -89,24 +89,7 @@ def mura_rules(overrides: Mapping[str, object]) -> MuraRules:
 
     Booleans are not accepted where a number is expected (``True`` is no player count).
     """
-    if not isinstance(overrides, Mapping):
-        raise RuleError("overrides", "must be an object of rule names and values", "not_object")
-    defaults = MURA_RULES.as_params()
-    values: dict[str, Any] = dict(defaults)
-    for name, value in overrides.items():
-        key = f"overrides.{name}"
-        if not isinstance(name, str) or name not in defaults:
-            raise RuleError(key, "is not a parameter of these rules", "unknown_parameter")
-        default = defaults[name]
-        if isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise RuleError(key, "must be true or false", "not_bool")
-        elif isinstance(default, int):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError(key, "must be a whole number", "not_int")
-        elif not isinstance(value, str):
-            raise RuleError(key, "must be a string", "not_string")
-        values[name] = value
+    values = typed_overrides(MURA_RULES.as_params(), overrides)
     rules = MuraRules(**values)
     if rules.pack != "hungarian32":
         raise RuleError(

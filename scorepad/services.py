@@ -393,6 +393,19 @@ def _bump(session: Session, state: SessionState) -> None:
     session.state = state_to_json(state)
 
 
+def _log(session: Session, number: int, action: str, before: Any, after: Any, user: Any) -> None:
+    """Append to the session's history, in the transaction of the change itself."""
+    DealEvent.objects.create(
+        session=session, deal_number=number, action=action, before=before, after=after,
+        user=_user(user),
+    )
+
+
+def scoreboard_etag(session: Session, *parts: str) -> str:
+    """Changes whenever anything on the scoreboard can (every write bumps the version)."""
+    return '"' + "-".join([f"s{session.pk}", f"v{session.version}", *parts]) + '"'
+
+
 def next_number(session: Session) -> int:
     last = session.deals.order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1
@@ -429,14 +442,7 @@ def deal_record(
         except IntegrityError as e:
             raise Conflict("number_taken", number=expected, expected=expected + 1) from e
         _bump(session, new_state)
-        DealEvent.objects.create(
-            session=session,
-            deal_number=expected,
-            action=DealEvent.Action.CREATE,
-            before=None,
-            after=row.data,
-            user=_user(user),
-        )
+        _log(session, expected, DealEvent.Action.CREATE, None, row.data, user)
         return row
 
 
@@ -520,14 +526,7 @@ def deal_correct(
             raise Conflict("deal_changed", number=number)
         row.data, row.kind, row.version = deal_to_dict(deal), str(deal.kind), row.version + 1
         _save_replay(session, replayed, state)
-        DealEvent.objects.create(
-            session=session,
-            deal_number=number,
-            action=DealEvent.Action.UPDATE,
-            before=before,
-            after=row.data,
-            user=_user(user),
-        )
+        _log(session, number, DealEvent.Action.UPDATE, before, row.data, user)
         row.refresh_from_db()
         return row
 
@@ -545,14 +544,7 @@ def deal_delete(*, session: Session, user: Any, number: int) -> None:
         before = row.data
         row.delete()
         _save_replay(session, replayed, state)
-        DealEvent.objects.create(
-            session=session,
-            deal_number=number,
-            action=DealEvent.Action.DELETE,
-            before=before,
-            after=None,
-            user=_user(user),
-        )
+        _log(session, number, DealEvent.Action.DELETE, before, None, user)
 
 
 # --- reading --------------------------------------------------------------------------------

@@ -403,7 +403,7 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
 def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
     """The scoreboard alone, for polling phones: 304 when nothing changed."""
     session = session_for(request.user, session_id, READ)
-    etag = f'"b{session.pk}-v{session.version}-{request.LANGUAGE_CODE}"'
+    etag = services.scoreboard_etag(session, "html", request.LANGUAGE_CODE)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponse(status=304)
     else:
@@ -426,6 +426,10 @@ def deal_check(request: HttpRequest, session_id: int) -> HttpResponse:
     if number is not None:
         return _render_edit(request, session, number, entry)
     return _render_session(request, session, entry)
+
+
+def _reasons(names: services.Names, error: services.RulesBroken) -> str:
+    return " ".join(violation_message(names.violation(v)) for v in error.violations)
 
 
 def _number(value: Any) -> int | None:
@@ -502,9 +506,7 @@ def deal_edit(request: HttpRequest, session_id: int, number: int) -> HttpRespons
             messages.error(
                 request,
                 _("This correction would make deal %(n)s illegal: %(why)s")
-                % {"n": e.number,
-                   "why": " ".join(violation_message(names.violation(v))
-                                   for v in e.violations)},
+                % {"n": e.number, "why": _reasons(names, e)},
             )
         return _render_edit(request, session, number, entry)
     except services.Conflict as e:
@@ -527,13 +529,10 @@ def deal_delete(request: HttpRequest, session_id: int, number: int) -> HttpRespo
         try:
             services.deal_delete(session=session, user=request.user, number=number)
         except services.RulesBroken as e:
-            names = services.Names.of(session)
             messages.error(
                 request,
                 _("Deleting deal %(d)s would make deal %(n)s illegal: %(why)s")
-                % {"d": number, "n": e.number,
-                   "why": " ".join(violation_message(names.violation(v))
-                                   for v in e.violations)},
+                % {"d": number, "n": e.number, "why": _reasons(services.Names.of(session), e)},
             )
         except services.Conflict as e:
             messages.warning(request, conflict_message(e.reason, **e.params))

@@ -567,7 +567,7 @@ def deal_detail(request: Request, session_id: int, number: int) -> Response:
 @permission_classes([IsAuthenticated])
 def scoreboard(request: Request, session_id: int) -> Response:
     session = session_for(request.user, session_id, READ)
-    etag = f'"s{session.pk}-v{session.version}"'
+    etag = services.scoreboard_etag(session)
     if request.headers.get("If-None-Match") == etag:
         response = Response(status=304)
     else:

@@ -26,3 +26,19 @@ class JsonClient:
 @pytest.fixture
 def api(client: Client) -> JsonClient:
     return JsonClient(Client(enforce_csrf_checks=True))
+
+
+@pytest.fixture
+def anna() -> Any:
+    """Anna keeps the score: a user who owns the group of the ``table`` fixture."""
+    from .factories import user
+
+    return user("anna")
+
+
+@pytest.fixture
+def table(anna: Any) -> Any:
+    """A Salzburg session of Anna's group: Anna, Bert, Cilli, Dominik; Dominik deals."""
+    from .factories import group_with, session_at
+
+    return session_at(group_with(anna), anna)

@@ -10,6 +10,8 @@ from scorepad import services
 from scorepad.models import Group, Membership, Session
 
 SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
+#: A plain deal's tricks: two for the first seat, one for everybody else.
+EVEN = {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}
 
 
 def user(username: str = "anna") -> Any:

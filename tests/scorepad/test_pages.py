@@ -7,16 +7,10 @@ from django.test import Client
 
 from scorepad.models import Deal, DealEvent, Session
 
-from .factories import SEATS, group_with, played, record, session_at, user
+from .factories import EVEN, SEATS, played, record, user
 
 pytestmark = pytest.mark.django_db
 
-EVEN = {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}
-
-
-@pytest.fixture
-def anna():
-    return user("anna")
 
 
 @pytest.fixture
@@ -24,11 +18,6 @@ def browser(anna) -> Client:
     client = Client(enforce_csrf_checks=False)
     client.force_login(anna)
     return client
-
-
-@pytest.fixture
-def table(anna):
-    return session_at(group_with(anna), anna)
 
 
 def deal_form(declarer: int, bid: int, trump: str, tricks: list[int], home=(), **extra):

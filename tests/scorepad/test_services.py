@@ -12,21 +12,10 @@ from referee.session import replay
 from scorepad import services
 from scorepad.models import Deal, DealEvent, Session
 
-from .factories import SEATS, group_with, played, record, session_at, user
+from .factories import EVEN, SEATS, group_with, played, record, session_at
 
 pytestmark = pytest.mark.django_db
 
-EVEN = {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}
-
-
-@pytest.fixture
-def anna():
-    return user("anna")
-
-
-@pytest.fixture
-def table(anna):
-    return session_at(group_with(anna), anna)
 
 
 def board(session):
