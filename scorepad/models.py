@@ -96,6 +96,8 @@ class Session(models.Model):
     version = models.PositiveIntegerField(default=0)
     #: The replayed state after the last deal (scores, dealer, game, pending collapses).
     state = models.JSONField(default=dict)
+    #: The read-only watch link's token (256 bits from ``secrets``); None: no link.
+    watch_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -170,3 +172,43 @@ class DealEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} deal {self.deal_number} of session {self.session_id}"
+
+
+class Invite(models.Model):
+    """A link that lets a logged-in user join a group with a role: unguessable, expiring,
+    revocable."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True)
+    role = models.CharField(max_length=10, choices=Membership.Role.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"invite to {self.group} as {self.role}"
+
+
+class IdempotencyKey(models.Model):
+    """The first answer to a write sent with an ``Idempotency-Key``: a retry gets it again."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    fingerprint = models.CharField(max_length=64)  # method, path and body, hashed
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="one_answer_per_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status})"

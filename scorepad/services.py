@@ -9,8 +9,9 @@ player changes no recorded deal. Names come back in only at the edges.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -34,7 +35,17 @@ from referee.session import (
 )
 from referee.violations import RuleError, Violation
 
-from .models import Deal, DealEvent, Group, Membership, Player, Seat, Session
+from .models import (
+    Deal,
+    DealEvent,
+    Group,
+    IdempotencyKey,
+    Invite,
+    Membership,
+    Player,
+    Seat,
+    Session,
+)
 
 
 class ServiceError(Exception):
@@ -545,6 +556,132 @@ def deal_delete(*, session: Session, user: Any, number: int) -> None:
         row.delete()
         _save_replay(session, replayed, state)
         _log(session, number, DealEvent.Action.DELETE, before, None, user)
+
+
+# --- sharing: watch links and invites ---------------------------------------------------
+
+#: 32 bytes from ``secrets``: 256 bits, far beyond guessing (NOTES.md asks for 128+).
+TOKEN_BYTES = 32
+INVITE_DAYS = 7
+
+
+def new_token() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def watch_link_create(*, session: Session) -> str:
+    """The session's watch token, made now if it has none."""
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().get(pk=session.pk)
+        if not locked.watch_token:
+            locked.watch_token = new_token()
+            Session.objects.filter(pk=locked.pk).update(watch_token=locked.watch_token)
+    session.watch_token = locked.watch_token
+    return str(locked.watch_token)
+
+
+def watch_link_revoke(*, session: Session) -> None:
+    Session.objects.filter(pk=session.pk).update(watch_token=None)
+    session.watch_token = None
+
+
+def session_by_watch_token(token: str) -> Session:
+    """The session a watch link shows; Session.DoesNotExist for unknown or revoked ones."""
+    if not token or len(token) > 64:
+        raise Session.DoesNotExist
+    return Session.objects.select_related("group").get(watch_token=token)
+
+
+def invite_create(*, group: Group, user: Any, role: str, days: int = INVITE_DAYS) -> Invite:
+    if role not in Membership.Role.values:
+        raise InputError("role", "must be owner, editor or viewer", "not_choice",
+                         choices="owner, editor, viewer")
+    if not 1 <= days <= 30:
+        raise InputError("days", "must be from 1 to 30", "too_large", max=30)
+    return Invite.objects.create(
+        group=group, token=new_token(), role=role, created_by=_user(user),
+        expires_at=timezone.now() + timedelta(days=days),
+    )
+
+
+def open_invites(group: Group) -> Any:
+    return group.invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+
+
+def invite_revoke(*, group: Group, invite_id: int) -> None:
+    open_invites(group).filter(pk=invite_id).update(revoked_at=timezone.now())
+
+
+def invite_by_token(token: str) -> Invite:
+    """An open invite; Invite.DoesNotExist for unknown, expired or revoked tokens."""
+    if not token or len(token) > 64:
+        raise Invite.DoesNotExist
+    return Invite.objects.select_related("group").get(
+        token=token, revoked_at__isnull=True, expires_at__gt=timezone.now()
+    )
+
+
+def invite_accept(*, invite: Invite, user: Any) -> Membership:
+    """Join with the invite's role; a member keeps a higher role they already have."""
+    rank = {Membership.Role.VIEWER: 0, Membership.Role.EDITOR: 1, Membership.Role.OWNER: 2}
+    with transaction.atomic():
+        current = Membership.objects.filter(group=invite.group, user=user).first()
+        if current is not None and rank[current.role] >= rank[invite.role]:
+            return current
+        membership, _ = Membership.objects.update_or_create(
+            group=invite.group, user=user, defaults={"role": invite.role}
+        )
+        return membership
+
+
+# --- idempotency -------------------------------------------------------------------------
+
+
+class KeyReused(ServiceError):
+    """The Idempotency-Key was already used for a different request."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    body: Any
+    replayed: bool = False
+
+
+def fingerprint(*parts: object) -> str:
+    import hashlib
+    import json
+
+    text = json.dumps([str(p) if not isinstance(p, dict | list) else p for p in parts],
+                      sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def once(*, user: Any, key: str, print_: str, run: Callable[[], Answer]) -> Answer:
+    """Run a write at most once per (user, key): a repeat of the same request gets the
+    first answer again, even when both arrive at the same time.
+
+    The key is claimed in the same transaction as the write: a concurrent twin waits on
+    the unique constraint (PostgreSQL) or the write lock (SQLite), then finds the answer.
+    A write that fails (an exception) leaves no key behind, so a retry runs it again.
+    """
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                record = IdempotencyKey.objects.create(
+                    user=user, key=key, fingerprint=print_, status=0, response=None
+                )
+        except IntegrityError:
+            record = IdempotencyKey.objects.get(user=user, key=key)
+            if record.fingerprint != print_:
+                raise KeyReused(key) from None
+            return Answer(record.status, record.response, replayed=True)
+        answer = run()
+        record.status, record.response = answer.status, answer.body
+        record.save(update_fields=["status", "response"])
+        return answer
 
 
 # --- reading --------------------------------------------------------------------------------

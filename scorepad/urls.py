@@ -16,6 +16,7 @@ pages = [
     path("sessions/<int:session_id>/", views.session_page, name="session"),
     path("sessions/<int:session_id>/board", views.scoreboard_fragment, name="board"),
     path("sessions/<int:session_id>/check", views.deal_check, name="deal_check"),
+    path("sessions/<int:session_id>/fresh", views.deal_form_fresh, name="deal_form_fresh"),
     path("sessions/<int:session_id>/deals/new", views.deal_create, name="deal_create"),
     path("sessions/<int:session_id>/deals/<int:number>/edit", views.deal_edit,
          name="deal_edit"),
@@ -23,6 +24,11 @@ pages = [
          name="deal_delete"),
     path("sessions/<int:session_id>/status", views.session_status, name="session_status"),
     path("sessions/<int:session_id>/history", views.session_history, name="session_history"),
+    path("sessions/<int:session_id>/watch-link", views.watch_link, name="watch_link"),
+    path("watch/<str:token>/", views.watch, name="watch"),
+    path("watch/<str:token>/board", views.watch_board, name="watch_board"),
+    path("groups/<int:group_id>/invites", views.invite_new, name="invite_new"),
+    path("join/<str:token>/", views.join, name="join"),
 ]
 
 urlpatterns = [

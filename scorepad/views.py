@@ -7,6 +7,7 @@ re-rendered form with status 200 (htmx does not swap 4xx bodies).
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.contrib import messages
@@ -16,6 +17,7 @@ from django.db import connection
 from django.db.utils import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -25,7 +27,7 @@ from django.views.defaults import server_error as django_server_error
 from referee.rules import PARAMETER_NAMES, PRESETS
 
 from . import services
-from .access import READ, WRITE, group_for, role_in, session_for, visible_groups
+from .access import MANAGE, READ, WRITE, group_for, role_in, session_for, visible_groups
 from .forms import MAX_SEATS, TRUMPS, DealEntry, GroupForm, PlayerForm, SessionForm, SignupForm
 from .messages import (
     FACTOR_LABELS,
@@ -35,7 +37,7 @@ from .messages import (
     reason_label,
     violation_message,
 )
-from .models import Deal, DealEvent, Membership, Session
+from .models import Deal, DealEvent, Invite, Membership, Session
 
 RECENT_DEALS = 8
 #: What each preset's players call a bid of five (RULES.md §2.1, step 4).
@@ -70,6 +72,15 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": _("Not found.")}, status=404)
     return page_not_found(request, exception or Http404())
+
+
+def locked_out(request: HttpRequest, original_response: Any = None,
+               credentials: Any = None) -> HttpResponse:
+    """Too many wrong passwords for this username from this address: try again later."""
+    message = _("Too many wrong passwords for this username. Try again in 15 minutes.")
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=429)
+    return render(request, "registration/locked_out.html", {"message": message}, status=429)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -150,6 +161,13 @@ def group(request: HttpRequest, group_id: int) -> HttpResponse:
             "form": form,
             "can_write": role_in(request.user, the_group) in (
                 Membership.Role.OWNER, Membership.Role.EDITOR),
+            "can_manage": role_in(request.user, the_group) == Membership.Role.OWNER,
+            "invites": [
+                {"invite": i, "url": request.build_absolute_uri(
+                    reverse("scorepad:join", kwargs={"token": i.token}))}
+                for i in services.open_invites(the_group)
+            ],
+            "roles": Membership.Role.choices,
         },
     )
 
@@ -274,6 +292,7 @@ def _board_context(session: Session, names: services.Names) -> dict[str, Any]:
         "rules": rules,
         "recent": _deal_rows(session, names),
         "muli_name": MULI_NAMES.get(session.preset, "Muli"),
+        "board_url": reverse("scorepad:board", kwargs={"session_id": session.pk}),
     }
 
 
@@ -339,6 +358,7 @@ def _entry_context(
         "breaker_needed": rules.muli_fail_mode == "breaker",
         "number": number,
         "muli_name": MULI_NAMES.get(session.preset, "Muli"),
+        "idempotency_key": secrets.token_urlsafe(24),
     }
 
 
@@ -375,12 +395,16 @@ def _render_session(
     context["next_number"] = services.next_number(session)
     context["can_write"] = role_in(request.user, session.group) in (
         Membership.Role.OWNER, Membership.Role.EDITOR)
+    if context["can_write"] and session.watch_token:
+        url = request.build_absolute_uri(
+            reverse("scorepad:watch", kwargs={"token": session.watch_token}))
+        context |= {"watch_url": url, "watch_qr": _qr_svg(url)}
     template = "scorepad/session.html"
     target = _htmx_target(request)
     if target == "deal-form":
         template += "#dealform"
     elif target == "scoreboard":
-        template += "#scoreboard"
+        template = "scorepad/_scoreboard.html"
     return render(request, template, context, status=status)
 
 
@@ -408,11 +432,23 @@ def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
         response = HttpResponse(status=304)
     else:
         names = services.Names.of(session)
-        response = render(request, "scorepad/session.html#scoreboard",
-                          _board_context(session, names))
+        response = render(request, "scorepad/_scoreboard.html", _board_context(session, names))
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+@login_required
+@require_GET
+def deal_form_fresh(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Polled by an open deal form: 204 while the deal it is about to record is still the
+    next one; a notice once another phone has recorded it (htmx then stops polling)."""
+    session = session_for(request.user, session_id, READ)
+    expected = _number(request.GET.get("number"))
+    if expected is None or services.next_number(session) == expected:
+        return HttpResponse(status=204)
+    return render(request, "scorepad/_stale_notice.html",
+                  {"session": session, "number": expected})
 
 
 @login_required
@@ -447,21 +483,30 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
     entry = DealEntry(request.POST, list(names.by_id.values()))
     if entry.missing():
         return _render_session(request, session, entry)
+    data = names.deal_ids(entry.as_deal())
+    number = _number(request.POST.get("number"))
+
+    def run() -> services.Answer:
+        row = services.deal_record(session=session, user=request.user, data=data, number=number)
+        return services.Answer(201, {"number": row.number})
+
+    key = (request.POST.get("idempotency_key") or "")[:200]
     try:
-        row = services.deal_record(
-            session=session,
-            user=request.user,
-            data=names.deal_ids(entry.as_deal()),
-            number=_number(request.POST.get("number")),
-        )
+        if key:
+            print_ = services.fingerprint("html-deal", session.pk, data, number)
+            answer = services.once(user=request.user, key=key, print_=print_, run=run)
+        else:
+            answer = run()
     except services.RulesBroken:
         return _render_session(request, session, entry)
-    except services.Conflict as e:
-        messages.warning(request, conflict_message(e.reason, **e.params))
+    except (services.Conflict, services.KeyReused) as e:
+        if isinstance(e, services.Conflict):
+            messages.warning(request, conflict_message(e.reason, **e.params))
         session.refresh_from_db()
         return _render_session(request, session)
-    messages.success(request, _("Deal %(n)s recorded.") % {"n": row.number},
-                     extra_tags=f"undo:{row.number}")
+    recorded = answer.body["number"]
+    messages.success(request, _("Deal %(n)s recorded.") % {"n": recorded},
+                     extra_tags=f"undo:{recorded}")
     return redirect("scorepad:session", session_id=session.pk)
 
 
@@ -485,8 +530,7 @@ def _render_edit(
 @login_required
 @require_http_methods(["GET", "POST"])
 def deal_edit(request: HttpRequest, session_id: int, number: int) -> HttpResponse:
-    need = WRITE if request.method == "POST" else READ
-    session = session_for(request.user, session_id, need)
+    session = session_for(request.user, session_id, WRITE)
     if request.method == "GET":
         return _render_edit(request, session, number)
     names = services.Names.of(session)
@@ -571,3 +615,104 @@ def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
         )
     return render(request, "scorepad/history.html", {"session": session, "events": events})
 
+
+
+# --- sharing: watch links, QR codes, invites ------------------------------------------------
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    """Pages with a secret token in their URL: never cached, never sent on as a referrer."""
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _qr_svg(url: str) -> str:
+    """The link as an inline SVG QR code, drawn here: no external service sees the token."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
+                                    svgns=True, dark="#000", light="#fff",
+                                    title="QR", nl=False)
+    return out.getvalue().decode()
+
+
+@login_required
+@require_POST
+def watch_link(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for(request.user, session_id, WRITE)
+    if request.POST.get("action") == "revoke":
+        services.watch_link_revoke(session=session)
+        messages.success(request, _("The watch link is revoked: it shows nothing any more."))
+    else:
+        services.watch_link_create(session=session)
+    return redirect("scorepad:session", session_id=session.pk)
+
+
+def _watch_session(token: str) -> Session:
+    try:
+        return services.session_by_watch_token(token)
+    except Session.DoesNotExist:
+        raise Http404 from None
+
+
+@require_GET
+def watch(request: HttpRequest, token: str) -> HttpResponse:
+    """The live scoreboard for everyone at the table who has the link: read-only, no login."""
+    session = _watch_session(token)
+    names = services.Names.of(session)
+    context = _board_context(session, names) | {"board_url": _watch_board_url(token)}
+    return _no_store(render(request, "scorepad/watch.html", context))
+
+
+def _watch_board_url(token: str) -> str:
+    return reverse("scorepad:watch_board", kwargs={"token": token})
+
+
+@require_GET
+def watch_board(request: HttpRequest, token: str) -> HttpResponse:
+    session = _watch_session(token)
+    etag = services.scoreboard_etag(session, "watch", request.LANGUAGE_CODE)
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        names = services.Names.of(session)
+        context = _board_context(session, names) | {"board_url": _watch_board_url(token)}
+        response = render(request, "scorepad/_scoreboard.html", context)
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@login_required
+@require_POST
+def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
+    the_group = group_for(request.user, group_id, MANAGE)
+    try:
+        if request.POST.get("revoke"):
+            services.invite_revoke(group=the_group, invite_id=int(request.POST["revoke"]))
+        else:
+            services.invite_create(group=the_group, user=request.user,
+                                   role=request.POST.get("role", ""))
+    except (services.InputError, ValueError) as e:
+        message = input_error_message(e) if isinstance(e, services.InputError) else str(e)
+        messages.error(request, message)
+    return redirect("scorepad:group", group_id=the_group.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        invite = services.invite_by_token(token)
+    except Invite.DoesNotExist:
+        raise Http404 from None
+    if request.method == "POST":
+        services.invite_accept(invite=invite, user=request.user)
+        messages.success(request, _("Welcome to %(g)s.") % {"g": invite.group.name})
+        return redirect("scorepad:group", group_id=invite.group_id)
+    return _no_store(render(request, "scorepad/join.html", {"invite": invite}))

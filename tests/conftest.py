@@ -22,13 +22,14 @@ def examples() -> list[dict[str, Any]]:
 
 
 @pytest.fixture(autouse=True)
-def _static_files_without_collectstatic(request: pytest.FixtureRequest) -> None:
-    """Production settings serve hashed files from collectstatic's manifest; tests serve
-    the source files through the finders instead of running collectstatic first.
-    (Referee tests may run without Django: ``-p no:django``.)"""
+def _test_settings(request: pytest.FixtureRequest) -> None:
+    """Fast password hashing, and static files through the finders (production serves the
+    hashed files of collectstatic's manifest). Referee tests may run without Django."""
     if not request.config.pluginmanager.hasplugin("django"):
         return
     settings = request.getfixturevalue("settings")
+    # Real password hashing costs ~0.3 s a user; tests create hundreds.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

@@ -11,12 +11,13 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
-from rest_framework.decorators import api_view, permission_classes
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,6 +30,8 @@ from scorepad.models import Deal, DealEvent, Membership, Session
 from . import serializers as s
 from .errors import validation_response
 from .fields import NameField, RulesSpecField, StrictCharField, StrictIntegerField
+from .idempotency import HEADER as IDEMPOTENCY
+from .idempotency import idempotent
 
 ERRORS_4XX = {
     400: s.ErrorOut,
@@ -196,10 +199,13 @@ def _group_json(group: Any, role: str) -> dict[str, Any]:
 
 @extend_schema(methods=["GET"], responses={200: GroupOut(many=True), **ERRORS_4XX},
                summary="Your groups")
-@extend_schema(methods=["POST"], request=GroupIn, responses={201: GroupOut, **ERRORS_4XX},
+@extend_schema(
+    methods=["POST"],
+    parameters=[IDEMPOTENCY], request=GroupIn, responses={201: GroupOut, **ERRORS_4XX},
                summary="Create a group (you own it)")
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
+@idempotent
 def groups(request: Request) -> Response:
     if request.method == "POST":
         data = GroupIn(data=request.data)
@@ -217,10 +223,13 @@ def groups(request: Request) -> Response:
 
 @extend_schema(methods=["GET"], responses={200: PlayerOut(many=True), **ERRORS_4XX},
                summary="The group's roster")
-@extend_schema(methods=["POST"], request=PlayerIn, responses={201: PlayerOut, **ERRORS_4XX},
+@extend_schema(
+    methods=["POST"],
+    parameters=[IDEMPOTENCY], request=PlayerIn, responses={201: PlayerOut, **ERRORS_4XX},
                summary="Add a player to the roster")
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
+@idempotent
 def players(request: Request, group_id: int) -> Response:
     if request.method == "POST":
         group = group_for(request.user, group_id, WRITE)
@@ -235,10 +244,13 @@ def players(request: Request, group_id: int) -> Response:
     return Response([{"id": p.pk, "name": p.name} for p in group.players.order_by("name")])
 
 
-@extend_schema(methods=["PATCH"], request=PlayerIn, responses={200: PlayerOut, **ERRORS_4XX},
+@extend_schema(
+    methods=["PATCH"],
+    parameters=[IDEMPOTENCY], request=PlayerIn, responses={200: PlayerOut, **ERRORS_4XX},
                summary="Rename a player (history keeps pointing at them)")
 @api_view(["PATCH"])
 @permission_classes([IsAuthenticated])
+@idempotent
 def player_detail(request: Request, group_id: int, player_id: int) -> Response:
     group = group_for(request.user, group_id, WRITE)
     player = group.players.filter(pk=player_id).first()
@@ -255,12 +267,17 @@ def player_detail(request: Request, group_id: int, player_id: int) -> Response:
 
 @extend_schema(methods=["GET"], responses={200: MemberOut(many=True), **ERRORS_4XX},
                summary="Who may see the group, with their roles")
-@extend_schema(methods=["POST"], request=MemberIn, responses={201: MemberOut, **ERRORS_4XX},
+@extend_schema(
+    methods=["POST"],
+    parameters=[IDEMPOTENCY], request=MemberIn, responses={201: MemberOut, **ERRORS_4XX},
                summary="Add a member or change a role (owners only)")
-@extend_schema(methods=["DELETE"], request=MemberIn, responses={204: None, **ERRORS_4XX},
+@extend_schema(
+    methods=["DELETE"],
+    parameters=[IDEMPOTENCY], request=MemberIn, responses={204: None, **ERRORS_4XX},
                summary="Remove a member (owners only)")
 @api_view(["GET", "POST", "DELETE"])
 @permission_classes([IsAuthenticated])
+@idempotent
 def members(request: Request, group_id: int) -> Response:
     if request.method == "GET":
         group = group_for(request.user, group_id, READ)
@@ -337,10 +354,13 @@ def session_json(session: Session, names: services.Names | None = None) -> dict[
     responses={200: SessionOut(many=True), **ERRORS_4XX},
     summary="Sessions of your groups (the newest 200)",
 )
-@extend_schema(methods=["POST"], request=SessionIn, responses={201: SessionOut, **ERRORS_4XX},
+@extend_schema(
+    methods=["POST"],
+    parameters=[IDEMPOTENCY], request=SessionIn, responses={201: SessionOut, **ERRORS_4XX},
                summary="Start a session: rules frozen, players seated clockwise")
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
+@idempotent
 def sessions(request: Request) -> Response:
     if request.method == "GET":
         rows = Session.objects.filter(group__in=visible_groups(request.user))
@@ -376,11 +396,14 @@ def sessions(request: Request) -> Response:
 
 @extend_schema(methods=["GET"], responses={200: SessionOut, **ERRORS_4XX},
                summary="One session")
-@extend_schema(methods=["PATCH"], request=SessionPatchIn,
+@extend_schema(
+    methods=["PATCH"],
+    parameters=[IDEMPOTENCY], request=SessionPatchIn,
                responses={200: SessionOut, **ERRORS_4XX},
                summary='Close or reopen a session: {"status": "closed"}')
 @api_view(["GET", "PATCH"])
 @permission_classes([IsAuthenticated])
+@idempotent
 def session_detail(request: Request, session_id: int) -> Response:
     if request.method == "PATCH":
         session = session_for(request.user, session_id, WRITE)
@@ -479,12 +502,14 @@ CONFLICT_409 = OpenApiResponse(ConflictOut, description="somebody else changed i
                summary="Every deal of the session")
 @extend_schema(
     methods=["POST"],
+    parameters=[IDEMPOTENCY],
     request=SessionDealIn,
     responses={201: DealRecordedOut, **ERRORS_4XX, 409: CONFLICT_409, 422: VIOLATIONS_422},
     summary="Record the next deal (dealer and multiplier come from the session)",
 )
 @api_view(["GET", "POST"])
 @permission_classes([IsAuthenticated])
+@idempotent
 def deals(request: Request, session_id: int) -> Response:
     if request.method == "GET":
         session = session_for(request.user, session_id, READ)
@@ -515,17 +540,20 @@ def deals(request: Request, session_id: int) -> Response:
 @extend_schema(methods=["GET"], responses={200: SessionDealOut, **ERRORS_4XX}, summary="One deal")
 @extend_schema(
     methods=["PUT"],
+    parameters=[IDEMPOTENCY],
     request=SessionDealPutIn,
     responses={200: DealRecordedOut, **ERRORS_4XX, 409: CONFLICT_409, 422: VIOLATIONS_422},
     summary="Correct a deal; everything after it is recomputed",
 )
 @extend_schema(
     methods=["DELETE"],
+    parameters=[IDEMPOTENCY],
     responses={200: DeletedOut, **ERRORS_4XX, 409: CONFLICT_409, 422: VIOLATIONS_422},
     summary="Remove a deal; everything after it is recomputed (the history keeps it)",
 )
 @api_view(["GET", "PUT", "DELETE"])
 @permission_classes([IsAuthenticated])
+@idempotent
 def deal_detail(request: Request, session_id: int, number: int) -> Response:
     need = READ if request.method == "GET" else WRITE
     session = session_for(request.user, session_id, need)
@@ -607,3 +635,57 @@ def history(request: Request, session_id: int) -> Response:
             for e in events
         ]
     )
+
+
+class WatchLinkOut(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField()
+    url = serializers.CharField()
+
+
+@extend_schema(
+    methods=["POST"],
+    parameters=[IDEMPOTENCY],
+    request=None,
+    responses={200: WatchLinkOut, **ERRORS_4XX},
+    summary="A read-only link to the live scoreboard (made if there is none)",
+)
+@extend_schema(
+    methods=["DELETE"],
+    parameters=[IDEMPOTENCY],
+    responses={204: None, **ERRORS_4XX},
+    summary="Revoke the watch link: it shows nothing any more",
+)
+@api_view(["POST", "DELETE"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def watch_link(request: Request, session_id: int) -> Response:
+    session = session_for(request.user, session_id, WRITE)
+    if request.method == "DELETE":
+        services.watch_link_revoke(session=session)
+        return Response(status=204)
+    token = services.watch_link_create(session=session)
+    url = request.build_absolute_uri(reverse("scorepad:watch", kwargs={"token": token}))
+    response = Response({"token": token, "url": url})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@extend_schema(responses={200: ScoreboardOut, 304: None, 404: s.ErrorOut},
+               summary="The scoreboard by watch token, no login")
+@api_view(["GET"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def watch_scoreboard(request: Request, token: str) -> Response:
+    try:
+        session = services.session_by_watch_token(token)
+    except Session.DoesNotExist:
+        raise Http404 from None
+    etag = services.scoreboard_etag(session, "watch-api")
+    if request.headers.get("If-None-Match") == etag:
+        response = Response(status=304)
+    else:
+        response = Response(services.scoreboard(session))
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    response["Referrer-Policy"] = "no-referrer"
+    return response

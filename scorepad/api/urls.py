@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+from csp.decorators import csp_update
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import referee_views
 from . import scorepad_views as sp
@@ -10,7 +11,15 @@ app_name = "api"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # The split view serves its script from a URL, so scripts stay strict here too; Swagger
+    # UI injects one <style>, so this page alone allows inline styles.
+    path(
+        "docs/",
+        csp_update({"style-src": ["'unsafe-inline'"]})(
+            SpectacularSwaggerSplitView.as_view(url_name="api:schema")
+        ),
+        name="docs",
+    ),
     path("rules", referee_views.rules, name="rules"),
     path("referee/mulatschak/deal", referee_views.mulatschak_deal, name="mulatschak_deal"),
     path("referee/mulatschak/auction", referee_views.mulatschak_auction,
@@ -32,4 +41,6 @@ urlpatterns = [
     path("sessions/<int:session_id>/deals/<int:number>/", sp.deal_detail, name="deal_detail"),
     path("sessions/<int:session_id>/scoreboard", sp.scoreboard, name="scoreboard"),
     path("sessions/<int:session_id>/history", sp.history, name="history"),
+    path("sessions/<int:session_id>/watch-link", sp.watch_link, name="watch_link"),
+    path("watch/<str:token>/scoreboard", sp.watch_scoreboard, name="watch_scoreboard"),
 ]

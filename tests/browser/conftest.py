@@ -54,7 +54,8 @@ def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
                                   has_touch=True, locale="en-GB")
     page = context.new_page()
     errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: errors.append(f"{m.text[:300]} @ {page.url}")
+            if m.type == "error" else None)
     page.console_errors = errors
     yield page
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -5,6 +5,7 @@ Every score shown on screen is checked against the referee's replay of the same 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -36,16 +37,22 @@ def scores_on_screen(page: Any) -> dict[str, int]:
     return out
 
 
-def settle(page: Any) -> None:
-    """Wait until htmx has no request in flight (the form was swapped)."""
-    page.wait_for_function("document.querySelectorAll('.htmx-request').length === 0")
+def settle(page: Any, timeout: float = 10.0) -> None:
+    """Wait until htmx has no request in flight (the form was swapped). Polled from here:
+    wait_for_function would need eval, which the page's CSP forbids."""
+    deadline = time.monotonic() + timeout
+    while page.evaluate("() => document.querySelectorAll('.htmx-request').length") > 0:
+        assert time.monotonic() < deadline, "htmx did not settle"
+        page.wait_for_timeout(20)
 
 
 def tap(page: Any, selector: str) -> None:
     """Tap something that makes the deal form check itself, and wait for the answer."""
+    before = len(page.console_errors)
     with page.expect_response(lambda r: r.url.endswith("/check")):
         page.locator(selector).click()
     settle(page)
+    assert page.console_errors[before:] == [], selector
 
 
 def enter(page: Any, deal: dict[str, Any]) -> None:

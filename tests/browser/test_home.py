@@ -35,3 +35,11 @@ def test_the_referee_answers_a_deal_from_the_browser(live_server, phone):
     assert status == 200
     assert body["multiplier"] == 2
     assert body["deltas"] == {"A": -6, "B": -2, "C": -2}
+
+
+def test_the_api_docs_render_under_the_strict_content_security_policy(live_server, phone):
+    phone.goto(live_server.url + "/api/v1/docs/")
+    phone.wait_for_selector(".swagger-ui .opblock", timeout=15_000)
+    assert "/api/v1/referee/mulatschak/deal" in phone.content()
+    csp = [e for e in phone.console_errors if "Content Security Policy" in e]
+    assert csp == []

@@ -3,6 +3,8 @@ answer matches the schema (status codes included)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -15,7 +17,7 @@ REFEREE = schema.include(path_regex=r"^/api/v1/(rules|referee/)")
 
 
 @pytest.fixture(autouse=True)
-def _no_connection_closing_between_requests(django_db_blocker):
+def _no_connection_closing_between_requests():
     """Django closes old connections on request_started/finished; the test client
     disconnects that, and so must a WSGI fuzzer (NOTES.md: false 500s otherwise)."""
     from django.core import signals
@@ -30,12 +32,12 @@ def _no_connection_closing_between_requests(django_db_blocker):
 
 @REFEREE.parametrize()
 @settings(
-    max_examples=60,
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                            HealthCheck.function_scoped_fixture],
 )
-def test_the_referee_api_never_fails_and_keeps_its_schema(case):
+def test_the_referee_api_never_fails_and_keeps_its_schema(case, db):
     # A schema-valid request may still break a rule: 422 is the contract's answer, so
     # the "positive data is accepted" check does not apply; every other check does.
     response = case.call_and_validate(
@@ -63,7 +65,7 @@ def token(db):
 
 @SCOREPAD.parametrize()
 @settings(
-    max_examples=40,
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "40")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                            HealthCheck.function_scoped_fixture],

@@ -10,8 +10,11 @@ import pytest
 
 from tests.conftest import ROOT
 
+# Requests pass the whole middleware stack, which may read the database (sessions, login
+# throttling, connection health checks).
+pytestmark = pytest.mark.django_db
 
-@pytest.mark.django_db
+
 def test_healthz_answers_200_with_the_database_reachable(client):
     response = client.get("/healthz")
     assert response.status_code == 200

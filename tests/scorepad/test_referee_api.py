@@ -10,6 +10,11 @@ import pytest
 from referee.rules import PARAMETER_NAMES
 from tests.conftest import load_examples
 
+# Requests pass the whole middleware stack (sessions, login throttling, connection health
+# checks), which may read the database even for the stateless referee.
+pytestmark = pytest.mark.django_db
+
+
 DEAL = "/api/v1/referee/mulatschak/deal"
 AUCTION = "/api/v1/referee/mulatschak/auction"
 TRICK = "/api/v1/referee/mulatschak/trick"
@@ -54,7 +59,11 @@ def test_it_answers_every_worked_example(api, example):
 
 def test_the_examples_cover_every_referee_endpoint():
     assert {e["endpoint"].split()[1] for e in EXAMPLES} == {
-        DEAL, AUCTION, TRICK, "/api/v1/referee/mura/deal", "/api/v1/referee/mura/settle",
+        DEAL,
+        AUCTION,
+        TRICK,
+        "/api/v1/referee/mura/deal",
+        "/api/v1/referee/mura/settle",
         "/api/v1/referee/muller-matz/beat",
     }
 

@@ -7,6 +7,11 @@ from typing import Any
 
 import pytest
 
+# Requests pass the whole middleware stack (sessions, login throttling, connection health
+# checks), which may read the database even for the stateless referee.
+pytestmark = pytest.mark.django_db
+
+
 MURA = "/api/v1/referee/mura/deal"
 SETTLE = "/api/v1/referee/mura/settle"
 BEAT = "/api/v1/referee/muller-matz/beat"
@@ -53,10 +58,7 @@ def _card_by_card_deal() -> list[dict[str, Any]]:
     """Eight tricks where each player simply plays one suit: Anna hearts, Bert bells..."""
     ranks = ["10", "9", "ace", "king", "ober", "unter", "8", "7"]
     suits = {"Anna": "hearts", "Bert": "bells", "Cilli": "leaves", "Dominik": "acorns"}
-    return [
-        {"leader": "Anna", "cards": {p: f"{suits[p]}-{rank}" for p in SEATS}}
-        for rank in ranks
-    ]
+    return [{"leader": "Anna", "cards": {p: f"{suits[p]}-{rank}" for p in SEATS}} for rank in ranks]
 
 
 def test_a_mura_deal_card_by_card_derives_tricks_and_figures(api):

@@ -1,0 +1,232 @@
+"""Every URL of the project, as anonymous, non-member, viewer, editor and owner.
+
+The expected answers live in ACCESS below. A URL that is not classified there fails the
+test: adding a page or an endpoint means deciding who may use it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from scorepad import services
+
+from .factories import EVEN, group_with, played, record, session_at, user
+
+pytestmark = pytest.mark.django_db
+
+PERSONAS = ("anonymous", "stranger", "viewer", "editor", "owner")
+
+
+def row(anonymous: int, stranger: int, viewer: int, editor: int, owner: int) -> dict[str, int]:
+    return dict(zip(PERSONAS, (anonymous, stranger, viewer, editor, owner), strict=True))
+
+
+EVERYONE_200 = row(200, 200, 200, 200, 200)
+PAGE_MEMBERS = row(302, 404, 200, 200, 200)  # HTML: anonymous → login page
+PAGE_WRITERS = row(302, 404, 403, 302, 302)
+PAGE_WRITERS_200 = row(302, 404, 403, 200, 200)
+PAGE_LOGGED_IN = row(302, 200, 200, 200, 200)
+API_MEMBERS = row(401, 404, 200, 200, 200)
+API_LOGGED_IN = row(401, 200, 200, 200, 200)
+
+#: url name → [(method, body, expected status per persona)]
+ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
+    "healthz": [("get", None, EVERYONE_200)],
+    "login": [("get", None, row(200, 302, 302, 302, 302))],
+    "logout": [("post", None, row(302, 302, 302, 302, 302))],
+    "set_language": [("post", {"language": "de"}, row(302, 302, 302, 302, 302))],
+    "scorepad:home": [("get", None, EVERYONE_200)],
+    "scorepad:signup": [("get", None, EVERYONE_200)],
+    "scorepad:groups": [("get", None, PAGE_LOGGED_IN)],
+    "scorepad:group": [("get", None, PAGE_MEMBERS),
+                       ("post", {"name": "{persona}-p"}, PAGE_WRITERS)],
+    "scorepad:session_list": [("get", None, PAGE_LOGGED_IN)],
+    "scorepad:session_new": [("get", None, PAGE_LOGGED_IN)],
+    "scorepad:session": [("get", None, PAGE_MEMBERS)],
+    "scorepad:board": [("get", None, PAGE_MEMBERS)],
+    "scorepad:deal_check": [("post", {"kind": "played"}, PAGE_WRITERS_200)],
+    "scorepad:deal_form_fresh": [("get", None, row(302, 404, 204, 204, 204))],
+    "scorepad:deal_create": [("post", {"kind": "passed"}, PAGE_WRITERS)],
+    "scorepad:deal_edit": [("get", None, PAGE_WRITERS_200)],
+    "scorepad:deal_delete": [("get", None, PAGE_WRITERS_200)],
+    "scorepad:session_status": [("post", {"status": "open"}, PAGE_WRITERS)],
+    "scorepad:session_history": [("get", None, PAGE_MEMBERS)],
+    "scorepad:watch_link": [("post", None, PAGE_WRITERS)],
+    "scorepad:watch": [("get", None, EVERYONE_200)],
+    "scorepad:watch_board": [("get", None, EVERYONE_200)],
+    "scorepad:invite_new": [("post", {"role": "viewer"}, row(302, 404, 403, 403, 302))],
+    "scorepad:join": [("get", None, PAGE_LOGGED_IN)],
+    "api:schema": [("get", None, EVERYONE_200)],
+    "api:docs": [("get", None, EVERYONE_200)],
+    "api:rules": [("get", None, EVERYONE_200)],
+    "api:mulatschak_deal": [("post", "deal", EVERYONE_200)],
+    "api:mulatschak_auction": [("post", "auction", EVERYONE_200)],
+    "api:mulatschak_trick": [("post", "trick", EVERYONE_200)],
+    "api:mura_deal": [("post", "mura", EVERYONE_200)],
+    "api:mura_settle": [("post", "settle", EVERYONE_200)],
+    "api:muller_matz_beat": [("post", "beat", EVERYONE_200)],
+    "api:register": [("post", {"username": "new-{persona}", "password": "kartenspiel-2026"},
+                      row(201, 201, 201, 201, 201))],
+    "api:token": [("post", {"username": "owner", "password": "s3cret-pass!"}, EVERYONE_200)],
+    "api:groups": [("get", None, API_LOGGED_IN),
+                   ("post", {"name": "G"}, row(401, 201, 201, 201, 201))],
+    "api:players": [("get", None, API_MEMBERS),
+                    ("post", {"name": "{persona}-api"}, row(401, 404, 403, 201, 201))],
+    "api:player_detail": [("patch", {"name": "Anni"}, row(401, 404, 403, 200, 200))],
+    "api:members": [("get", None, API_MEMBERS),
+                    ("post", {"username": "guest", "role": "viewer"},
+                     row(401, 404, 403, 403, 201))],
+    "api:sessions": [("get", None, API_LOGGED_IN),
+                     ("post", "session", row(401, 404, 403, 201, 201))],
+    "api:session_detail": [("get", None, API_MEMBERS),
+                           ("patch", {"status": "open"}, row(401, 404, 403, 200, 200))],
+    "api:deals": [("get", None, API_MEMBERS),
+                  ("post", {"kind": "passed"}, row(401, 404, 403, 201, 201))],
+    "api:deal_detail": [("get", None, API_MEMBERS),
+                        ("put", played("Anna", EVEN), row(401, 404, 403, 200, 200))],
+    "api:scoreboard": [("get", None, API_MEMBERS)],
+    "api:history": [("get", None, API_MEMBERS)],
+    "api:watch_link": [("post", None, row(401, 404, 403, 200, 200))],
+    "api:watch_scoreboard": [("get", None, EVERYONE_200)],
+}
+#: Django's admin: only staff get in; everybody here is redirected to its login page.
+ADMIN = row(302, 302, 302, 302, 302)
+
+BODIES = {
+    "deal": {"rules": "salzburg", "players": ["A", "B"], "dealer": "B",
+             "deal": {"kind": "played", "declarer": "A", "bid": 2, "trump": "acorns",
+                      "tricks": {"A": 3, "B": 2}}},
+    "auction": {"rules": "salzburg", "players": ["A", "B"], "dealer": "B",
+                "calls": [{"player": "A", "call": 2}, {"player": "B", "call": "pass"}]},
+    "trick": {"rules": "salzburg", "trump": "acorns",
+              "plays": [{"player": "A", "card": "leaves-ace"}]},
+    "mura": {"players": ["A", "B", "C", "D"], "tricks": {"A": 2, "B": 2, "C": 2, "D": 2},
+             "figures": {"A": 4, "B": 4, "C": 4, "D": 4}},
+    "settle": {"stake": "0.10", "currency": "EUR",
+               "penalties": {"A": {"mura": 1, "zeros": 0}, "B": {"mura": 0, "zeros": 0}}},
+    "beat": {"trump": "hearts", "life": 1, "attack": "spades-9", "defense": "spades-10"},
+}
+
+
+def all_url_names() -> set[str]:
+    names: set[str] = set()
+
+    def walk(patterns: Any, namespace: str | None) -> None:
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                ns = p.namespace or namespace
+                if ns == "admin":
+                    continue
+                walk(p.url_patterns, ns)
+            elif isinstance(p, URLPattern) and p.name:
+                names.add(f"{namespace}:{p.name}" if namespace else p.name)
+
+    walk(get_resolver().url_patterns, None)
+    return names
+
+
+def test_every_url_is_classified():
+    assert all_url_names() - set(ACCESS) == set(), "classify these URLs in ACCESS"
+    assert set(ACCESS) - all_url_names() == set(), "ACCESS names URLs that do not exist"
+
+
+@pytest.fixture
+def world() -> dict[str, Any]:
+    owner = user("owner")
+    group = group_with(owner)
+    people = {"owner": owner, "stranger": user("stranger"), "viewer": user("viewer"),
+              "editor": user("editor")}
+    user("guest")
+    for role in ("viewer", "editor"):
+        services.member_set(group=group, user=people[role], role=role)
+    session = session_at(group, owner)
+    record(session, owner, played("Anna", EVEN))
+    token = services.watch_link_create(session=session)
+    invite = services.invite_create(group=group, user=owner, role="viewer")
+    anna = group.players.get(name="Anna")
+    return {"people": people, "group": group, "session": session, "token": token,
+            "invite": invite, "player": anna}
+
+
+def url_of(name: str, w: dict[str, Any]) -> str:
+    kwargs: dict[str, Any] = {}
+    pattern = next(p for p in _patterns() if p[0] == name)[1]
+    for key, value in (("group_id", w["group"].pk), ("session_id", w["session"].pk),
+                       ("number", 1), ("player_id", w["player"].pk)):
+        if f"<int:{key}>" in pattern:
+            kwargs[key] = value
+    if "<str:token>" in pattern:
+        kwargs["token"] = w["invite"].token if name == "scorepad:join" else w["token"]
+    return reverse(name, kwargs=kwargs)
+
+
+def _patterns() -> list[tuple[str, str]]:
+    out = []
+
+    def walk(patterns: Any, namespace: str | None, prefix: str) -> None:
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                ns = p.namespace or namespace
+                if ns != "admin":
+                    walk(p.url_patterns, ns, prefix + str(p.pattern))
+            elif isinstance(p, URLPattern) and p.name:
+                out.append((f"{namespace}:{p.name}" if namespace else p.name,
+                            prefix + str(p.pattern)))
+
+    walk(get_resolver().url_patterns, None, "")
+    return out
+
+
+def client_for(persona: str, w: dict[str, Any]) -> Client:
+    client = Client()
+    if persona != "anonymous":
+        client.force_login(w["people"][persona])
+    return client
+
+
+def body_for(name: str, body: Any, persona: str, w: dict[str, Any]) -> Any:
+    if body == "session":
+        return {"group": w["group"].pk, "seats": ["Anna", "Bert"], "rules": "salzburg"}
+    if isinstance(body, str):
+        return BODIES[body]
+    if isinstance(body, dict):
+        return {k: v.replace("{persona}", persona) if isinstance(v, str) else v
+                for k, v in body.items()}
+    return body
+
+
+@pytest.mark.parametrize("name", sorted(ACCESS))
+def test_each_url_answers_each_persona_as_classified(name, world):
+    url = url_of(name, world)
+    for method, body, expected in ACCESS[name]:
+        for persona in PERSONAS:
+            client = client_for(persona, world)
+            data = body_for(name, body, persona, world)
+            if name.startswith("api:") and data is not None:
+                response = getattr(client, method)(url, json.dumps(data),
+                                                   content_type="application/json")
+            elif method == "get":
+                response = client.get(url)
+            else:
+                response = getattr(client, method)(url, data or {})
+            assert response.status_code == expected[persona], (
+                f"{method.upper()} {url} as {persona}")
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_the_admin_lets_in_nobody_but_staff(persona, world):
+    response = client_for(persona, world).get("/admin/")
+    assert response.status_code == ADMIN[persona]
+
+
+@pytest.mark.parametrize("path", ["/watch/{bad}/", "/watch/{bad}/board",
+                                  "/api/v1/watch/{bad}/scoreboard", "/join/{bad}/"])
+def test_unknown_tokens_are_404(path, world):
+    client = client_for("owner", world)
+    assert client.get(path.format(bad="x" * 43)).status_code == 404
+
