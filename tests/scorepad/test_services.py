@@ -224,3 +224,15 @@ def test_any_history_of_corrections_scores_like_a_fresh_replay(anna, actions):
     assert services.state_from_json(session.state) == fresh.state
     for row, outcome in zip(rows, fresh.outcomes, strict=True):
         assert row.result == services.outcome_to_json(outcome)
+
+
+def test_a_failure_halfway_through_a_write_leaves_no_trace(table, anna, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(DealEvent.objects, "create", broken)
+    with pytest.raises(RuntimeError):
+        record(table, anna, played("Anna", EVEN))
+    table.refresh_from_db()
+    assert Deal.objects.count() == 0
+    assert table.version == 0 and table.state["deals"] == 0
