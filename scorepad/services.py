@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -19,8 +20,11 @@ from django.db.models import F
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from referee.deal import Deal as RefDeal
+from referee import tally
 from referee.deal import DealResult, deal_from_dict, deal_to_dict, score_deal
+from referee.money import parse_stake
+from referee.muller_matz import muller_matz_rules
+from referee.mura import mura_rules
 from referee.rules import MulatschakRules, mulatschak_rules
 from referee.session import (
     DealOutcome,
@@ -189,7 +193,7 @@ def _keep_an_owner(group: Group, leaving: Any) -> None:
 
 
 def session_rules(session: Session) -> MulatschakRules:
-    """The rules frozen into the session when it started."""
+    """The Mulatschak rules frozen into the session when it started."""
     return mulatschak_rules(session.preset, session.rules)
 
 
@@ -198,6 +202,22 @@ def seat_ids(session: Session) -> list[str]:
 
 
 @transaction.atomic
+def _game_rules(game: str, preset: str, overrides: Mapping[str, object] | None
+                ) -> tuple[str, dict[str, Any], int, int]:
+    """The frozen rules of a new session: (preset name, parameters, fewest, most players)."""
+    try:
+        if game == Session.Game.MULATSCHAK:
+            rules = mulatschak_rules(preset, overrides or {})
+            return rules.name, rules.as_params(), rules.players_min, rules.players_max
+        if game == Session.Game.MURA:
+            mura = mura_rules(overrides or {})
+            return "mura", dict(mura.as_params()), mura.players, mura.players
+        matz = muller_matz_rules(overrides or {})
+        return "muller_matz", dict(matz.as_params()), matz.players_min, matz.players_max
+    except RuleError as e:
+        raise InputError.from_rule_error(e, "rules") from e
+
+
 def session_start(
     *,
     group: Group,
@@ -206,20 +226,20 @@ def session_start(
     overrides: Mapping[str, object] | None,
     seats: Sequence[str],
     dealer: str | None = None,
+    game: str = Session.Game.MULATSCHAK,
+    stake: str | None = None,
+    currency: str | None = None,
 ) -> Session:
-    """Start a Mulatschak session: rules frozen, players seated clockwise, first dealer."""
-    try:
-        rules = mulatschak_rules(preset, overrides or {})
-    except RuleError as e:
-        raise InputError.from_rule_error(e, "rules") from e
-    if not rules.players_min <= len(seats) <= rules.players_max:
-        raise InputError(
-            "seats",
-            f"seat {rules.players_min} to {rules.players_max} players",
-            "players_count",
-            min=rules.players_min,
-            max=rules.players_max,
-        )
+    """Start a session: rules frozen, players seated in the order of play (Mulatschak
+    clockwise, Mura counter-clockwise), the first dealer, and an optional stake."""
+    if game not in Session.Game.values:
+        raise InputError("game", "must be mulatschak, mura or muller_matz", "not_choice",
+                         choices=", ".join(Session.Game.values))
+    name, params, fewest, most = _game_rules(game, preset, overrides)
+    if not fewest <= len(seats) <= most:
+        raise InputError("seats", f"seat {fewest} to {most} players", "players_count",
+                         min=fewest, max=most)
+    money = _stake(stake, currency)
     players = _roster_players(group, seats, "seats")
     first = players[-1]  # the last seat deals first unless the table says otherwise
     if dealer is not None:
@@ -230,19 +250,34 @@ def session_start(
         first = chosen
     session = Session.objects.create(
         group=group,
-        game=Session.Game.MULATSCHAK,
-        preset=rules.name,
-        rules=rules.as_params(),
+        game=game,
+        preset=name,
+        rules=params,
         first_dealer=first,
+        stake=money[0] if money else None,
+        currency=money[1] if money else "",
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
     Seat.objects.bulk_create(
         Seat(session=session, player=p, position=i) for i, p in enumerate(players)
     )
-    initial = start(rules, [str(p.pk) for p in players], str(first.pk))
-    Session.objects.filter(pk=session.pk).update(state=state_to_json(initial))
-    session.state = state_to_json(initial)
+    initial = game_of(session).start(session, [str(p.pk) for p in players])
+    Session.objects.filter(pk=session.pk).update(state=initial)
+    session.state = initial
     return session
+
+
+def _stake(stake: str | None, currency: str | None) -> tuple[Decimal, str] | None:
+    """No stake, no money; a stake needs a currency and at most its minor unit's places."""
+    if stake in (None, ""):
+        return None
+    code = (currency or "").strip().upper()
+    if not code:
+        raise InputError("currency", "is required with a stake", "missing")
+    try:
+        return parse_stake(str(stake), code), code
+    except RuleError as e:
+        raise InputError.from_rule_error(e) from e
 
 
 def session_set_status(*, session: Session, status: str) -> Session:
@@ -339,33 +374,43 @@ class Names:
     def to_name(self, pid: str) -> str:
         return self.by_id.get(pid, pid)
 
-    def deal_ids(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        """A deal object as typed (names) → as stored (ids)."""
+    #: Keys of recorded deals and results that name one player, list players, or map
+    #: players to something (every game family).
+    ONE = ("declarer", "muli_breaker", "dealer", "loser")
+    LISTS = ("stayed_home", "winners", "finish_order", "order")
+    MAPS = ("tricks", "exchanged", "deltas", "base", "reasons", "scores_before",
+            "scores_after", "figures", "results", "mura_after", "zeros_after", "losses_after")
+
+    def _translate(self, data: Mapping[str, Any], one: Any) -> dict[str, Any]:
         out = dict(data)
-        for key in ("declarer", "muli_breaker"):
+        for key in self.ONE:
             if isinstance(out.get(key), str):
-                out[key] = self.to_id(out[key])
-        if out.get("stayed_home"):
-            out["stayed_home"] = [self.to_id(n) for n in out["stayed_home"]]
-        for key in ("tricks", "exchanged"):
+                out[key] = one(out[key])
+        for key in self.LISTS:
+            if isinstance(out.get(key), list):
+                out[key] = [one(p) if isinstance(p, str) else p for p in out[key]]
+        for key in self.MAPS:
             if isinstance(out.get(key), dict):
-                out[key] = {self.to_id(n): v for n, v in out[key].items()}
+                out[key] = {one(p): v for p, v in out[key].items()}
+        if isinstance(out.get("trick_cards"), list):
+            out["trick_cards"] = [self._trick(t, one) for t in out["trick_cards"]]
         return out
 
+    @staticmethod
+    def _trick(trick: Any, one: Any) -> Any:
+        if not isinstance(trick, Mapping) or not isinstance(trick.get("cards"), Mapping):
+            return trick  # malformed: the referee names the problem
+        leader = trick.get("leader")
+        return {"leader": one(leader) if isinstance(leader, str) else leader,
+                "cards": {one(p): c for p, c in trick["cards"].items()}}
+
+    def deal_ids(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A deal object as typed (names) → as stored (ids)."""
+        return self._translate(data, self.to_id)
+
     def deal_names(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        """A stored deal (ids) → as shown (names)."""
-        out = dict(data)
-        for key in ("declarer", "muli_breaker", "dealer"):
-            if isinstance(out.get(key), str):
-                out[key] = self.to_name(out[key])
-        for key in ("stayed_home", "winners"):
-            if isinstance(out.get(key), list):
-                out[key] = [self.to_name(p) for p in out[key]]
-        for key in ("tricks", "exchanged", "deltas", "base", "reasons", "scores_before",
-                    "scores_after"):
-            if isinstance(out.get(key), dict):
-                out[key] = {self.to_name(p): v for p, v in out[key].items()}
-        return out
+        """A stored deal or result (ids) → as shown (names)."""
+        return self._translate(data, self.to_name)
 
     def violation(self, v: Violation) -> Violation:
         params = {
@@ -393,15 +438,15 @@ def _check_open(session: Session) -> None:
         raise Conflict("session_closed")
 
 
-def _bump(session: Session, state: SessionState) -> None:
+def _bump(session: Session, state: dict[str, Any]) -> None:
     """Save the new state; fail if anybody changed the session since we read it."""
     rows = Session.objects.filter(pk=session.pk, version=session.version).update(
-        state=state_to_json(state), version=F("version") + 1
+        state=state, version=F("version") + 1
     )
     if rows != 1:
         raise Conflict("session_changed")
     session.version += 1
-    session.state = state_to_json(state)
+    session.state = state
 
 
 def _log(session: Session, number: int, action: str, before: Any, after: Any, user: Any) -> None:
@@ -427,27 +472,26 @@ def deal_record(
 ) -> Deal:
     """Record the next deal (``data`` with player ids). ``number``, when given, is the deal
     number the client believes it records: if somebody else recorded it first → Conflict."""
-    deal = deal_from_dict(data)
+    game = game_of(session)
+    stored = game.normalize(data)
     with transaction.atomic():
         session = _locked(session)
         _check_open(session)
         expected = next_number(session)
         if number is not None and number != expected:
             raise Conflict("number_taken", number=number, expected=expected)
-        rules = session_rules(session)
-        state = state_from_json(session.state)
         try:
-            outcome, new_state = apply(rules, seat_ids(session), state, deal)
-        except IllegalDeal as e:
+            result, new_state = game.apply(session, seat_ids(session), session.state, stored)
+        except RulesBroken as e:
             raise RulesBroken(e.violations, expected) from e
         try:
             with transaction.atomic():
                 row = Deal.objects.create(
                     session=session,
                     number=expected,
-                    kind=str(deal.kind),
-                    data=deal_to_dict(deal),
-                    result=outcome_to_json(outcome),
+                    kind=game.kind(stored),
+                    data=stored,
+                    result=result,
                     created_by=_user(user),
                 )
         except IntegrityError as e:
@@ -476,31 +520,31 @@ def correction_preview(*, session: Session, number: int, data: Mapping[str, Any]
 
 
 def _replay_all(
-    session: Session, deals: Sequence[Deal], changed: Mapping[int, RefDeal | None]
-) -> tuple[list[tuple[Deal, DealOutcome]], SessionState]:
+    session: Session, deals: Sequence[Deal], changed: Mapping[int, dict[str, Any] | None]
+) -> tuple[list[tuple[Deal, dict[str, Any]]], dict[str, Any]]:
     """Replay the session with some deals changed (None: deleted); refuse if any deal,
     there or later, breaks a rule where it then stands."""
-    rules = session_rules(session)
-    kept: list[tuple[Deal, RefDeal]] = []
+    game = game_of(session)
+    seats = seat_ids(session)
+    state = game.start(session, seats)
+    out: list[tuple[Deal, dict[str, Any]]] = []
     for row in deals:
-        ref = changed[row.number] if row.number in changed else deal_from_dict(row.data)
-        if ref is not None:
-            kept.append((row, ref))
-    result = replay(
-        rules, seat_ids(session), str(session.first_dealer_id), [d for _, d in kept]
-    )
-    if result.illegal is not None:
-        at = kept[result.illegal.number - 1][0].number
-        raise RulesBroken(result.illegal.violations, at)
-    return [(row, o) for (row, _), o in zip(kept, result.outcomes, strict=True)], result.state
+        data = changed.get(row.number, row.data)
+        if data is None:
+            continue
+        try:
+            result, state = game.apply(session, seats, state, data)
+        except RulesBroken as e:
+            raise RulesBroken(e.violations, row.number) from e
+        out.append((row, result))
+    return out, state
 
 
 def _save_replay(
-    session: Session, replayed: Iterable[tuple[Deal, DealOutcome]], state: SessionState
+    session: Session, replayed: Iterable[tuple[Deal, dict[str, Any]]], state: dict[str, Any]
 ) -> None:
     changed = []
-    for row, outcome in replayed:
-        result = outcome_to_json(outcome)
+    for row, result in replayed:
         if row.result != result:
             row.result = result
             changed.append(row)
@@ -518,7 +562,8 @@ def deal_correct(
 ) -> Deal:
     """Correct deal ``number``; everything after it is replayed. ``version`` (from the GET
     of that deal) guards against overwriting somebody else's correction."""
-    deal = deal_from_dict(data)
+    game = game_of(session)
+    stored = game.normalize(data)
     with transaction.atomic():
         session = _locked(session)
         _check_open(session)
@@ -529,13 +574,13 @@ def deal_correct(
         if version is not None and version != row.version:
             raise Conflict("deal_changed", number=number, version=row.version)
         before = row.data
-        replayed, state = _replay_all(session, deals, {number: deal})
+        replayed, state = _replay_all(session, deals, {number: stored})
         rows = Deal.objects.filter(pk=row.pk, version=row.version).update(
-            data=deal_to_dict(deal), kind=str(deal.kind), version=F("version") + 1
+            data=stored, kind=game.kind(stored), version=F("version") + 1
         )
         if rows != 1:
             raise Conflict("deal_changed", number=number)
-        row.data, row.kind, row.version = deal_to_dict(deal), str(deal.kind), row.version + 1
+        row.data, row.kind, row.version = stored, game.kind(stored), row.version + 1
         _save_replay(session, replayed, state)
         _log(session, number, DealEvent.Action.UPDATE, before, row.data, user)
         row.refresh_from_db()
@@ -684,17 +729,132 @@ def once(*, user: Any, key: str, print_: str, run: Callable[[], Answer]) -> Answ
         return answer
 
 
+# --- games: how each family turns a recorded deal into a new state --------------------------
+
+
+class MulatschakGame:
+    """Deals as in RULES.md §2; the state is referee.session's SessionState as JSON."""
+
+    def normalize(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return deal_to_dict(deal_from_dict(data))
+
+    def kind(self, data: Mapping[str, Any]) -> str:
+        return str(data["kind"])
+
+    def start(self, session: Session, seats: Sequence[str]) -> dict[str, Any]:
+        return state_to_json(start(session_rules(session), seats, str(session.first_dealer_id)))
+
+    def apply(
+        self, session: Session, seats: Sequence[str], state: Mapping[str, Any],
+        data: Mapping[str, Any],
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        try:
+            outcome, new = apply(session_rules(session), seats, state_from_json(state),
+                                 deal_from_dict(data))
+        except IllegalDeal as e:
+            raise RulesBroken(e.violations) from e
+        return outcome_to_json(outcome), state_to_json(new)
+
+
+class MuraGame:
+    """A deal is ``{"tricks", "figures"}`` or ``{"trick_cards"}`` (RULES.md §3)."""
+
+    def normalize(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        if data.get("trick_cards") is not None:
+            return {"trick_cards": [dict(t) for t in data["trick_cards"]]}
+        return {"tricks": dict(data.get("tricks") or {}),
+                "figures": dict(data.get("figures") or {})}
+
+    def kind(self, data: Mapping[str, Any]) -> str:
+        return "cards" if "trick_cards" in data else "counts"
+
+    def start(self, session: Session, seats: Sequence[str]) -> dict[str, Any]:
+        return _mura_json(tally.mura_start(seats, str(session.first_dealer_id)))
+
+    def apply(
+        self, session: Session, seats: Sequence[str], state: Mapping[str, Any],
+        data: Mapping[str, Any],
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        before = tally.MuraState(dict(state["mura"]), dict(state["zeros"]), state["dealer"],
+                                 state["deals"])
+        try:
+            result, after = tally.mura_apply(seats, before, data)
+        except tally.IllegalRecord as e:
+            raise RulesBroken(e.violations) from e
+        except RuleError as e:
+            raise InputError.from_rule_error(e) from e
+        return (
+            {"dealer": before.dealer,
+             "results": {p: r.as_dict() for p, r in result.results.items()},
+             "mura_after": dict(after.mura), "zeros_after": dict(after.zeros)},
+            _mura_json(after),
+        )
+
+
+def _mura_json(state: tally.MuraState) -> dict[str, Any]:
+    return {"mura": dict(state.mura), "zeros": dict(state.zeros), "dealer": state.dealer,
+            "deals": state.deals}
+
+
+class MatzGame:
+    """A game is ``{"finish_order": [...]}`` or ``{"loser": player}`` (RULES.md §4)."""
+
+    def normalize(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        if data.get("finish_order") is not None:
+            return {"finish_order": list(data["finish_order"])}
+        return {"loser": data.get("loser")}
+
+    def kind(self, data: Mapping[str, Any]) -> str:
+        return "order" if "finish_order" in data else "loser"
+
+    def start(self, session: Session, seats: Sequence[str]) -> dict[str, Any]:
+        state = tally.matz_start(seats)
+        return {"losses": dict(state.losses), "games": 0}
+
+    def apply(
+        self, session: Session, seats: Sequence[str], state: Mapping[str, Any],
+        data: Mapping[str, Any],
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        before = tally.MatzState(dict(state["losses"]), state["games"])
+        try:
+            result, after = tally.matz_apply(seats, before, data)
+        except tally.IllegalRecord as e:
+            raise RulesBroken(e.violations) from e
+        except RuleError as e:
+            raise InputError.from_rule_error(e) from e
+        return (
+            {"loser": result.loser, "order": list(result.order), "game_number": after.games,
+             "losses_after": dict(after.losses)},
+            {"losses": dict(after.losses), "games": after.games},
+        )
+
+
+GAMES: dict[str, Any] = {
+    Session.Game.MULATSCHAK: MulatschakGame(),
+    Session.Game.MURA: MuraGame(),
+    Session.Game.MULLER_MATZ: MatzGame(),
+}
+
+
+def game_of(session: Session) -> Any:
+    return GAMES[session.game]
+
+
 # --- reading --------------------------------------------------------------------------------
 
 
 def scoreboard(session: Session, names: Names | None = None) -> dict[str, Any]:
     """The scoreboard of API.md, from the cached state: a constant number of queries."""
     names = names or Names.of(session)
+    if session.game == Session.Game.MURA:
+        return _mura_board(session, names)
+    if session.game == Session.Game.MULLER_MATZ:
+        return _matz_board(session, names)
     rules = session_rules(session)
     state = state_from_json(session.state)
     multiplier, factors = pending_multiplier(rules, state)
     order = list(names.by_id)
-    return {
+    board = {
         "game_number": state.game_number,
         "scores": {names.to_name(p): state.scores[p] for p in order},
         "next_dealer": names.to_name(state.dealer),
@@ -714,3 +874,104 @@ def scoreboard(session: Session, names: Names | None = None) -> dict[str, Any]:
         "status": session.status,
         "version": session.version,
     }
+    if session.stake is not None:
+        board["balances"] = settlement(session, names)["balances"]
+    return board
+
+
+def _mura_board(session: Session, names: Names) -> dict[str, Any]:
+    state = session.state
+    order = list(names.by_id)
+    per = session.rules.get("zeros_per_mura", 9)
+    board = {
+        "mura": {names.to_name(p): state["mura"][p] for p in order},
+        "zeros": {names.to_name(p): state["zeros"][p] for p in order},
+        "zeros_to_next_mura": {names.to_name(p): per - state["zeros"][p] % per for p in order},
+        "next_dealer": names.to_name(state["dealer"]),
+        "deals": state["deals"],
+        "status": session.status,
+        "version": session.version,
+    }
+    if session.stake is not None:
+        board["balances"] = settlement(session, names)["balances"]
+    return board
+
+
+def _matz_board(session: Session, names: Names) -> dict[str, Any]:
+    from referee.muller_matz import packs_for
+
+    state = session.state
+    order = list(names.by_id)
+    board = {
+        "losses": {names.to_name(p): state["losses"][p] for p in order},
+        "games_played": state["games"],
+        "packs": packs_for(len(order)),
+        "status": session.status,
+        "version": session.version,
+    }
+    if session.stake is not None:
+        board["balances"] = settlement(session, names)["balances"]
+    return board
+
+
+def settlement(session: Session, names: Names | None = None) -> dict[str, Any]:
+    """Who pays whom: balances (adding up to exactly zero), a plan of at most n − 1
+    transfers, and for Mura the pair-by-pair amounts; all amounts as decimal strings."""
+    from referee.money import Penalty, settle, transfer_plan
+
+    names = names or Names.of(session)
+    order = list(names.by_id)
+    out: dict[str, Any] = {
+        "game": session.game,
+        "stake": None if session.stake is None else str(_quantized(session)),
+        "currency": session.currency or None,
+    }
+    if session.stake is None:
+        zero = {names.to_name(p): "0" for p in order}
+        return out | {"balances": zero, "pairs": [], "transfers": []}
+    stake, currency = _quantized(session), session.currency
+    if session.game == Session.Game.MURA:
+        state = session.state
+        penalties = {p: Penalty(state["mura"][p], state["zeros"][p]) for p in order}
+        result = settle(stake, currency, penalties,
+                        zeros_per_mura=session.rules.get("zeros_per_mura", 9))
+        body = result.as_dict()
+        out["penalties"] = {names.to_name(p): {"mura": penalties[p].mura,
+                                               "zeros": penalties[p].zeros} for p in order}
+        out["zeros_per_mura"] = session.rules.get("zeros_per_mura", 9)
+        return out | {
+            "balances": {names.to_name(p): v for p, v in body["balances"].items()},
+            "pairs": [_named(t, names) for t in body["pairs"]],
+            "transfers": [_named(t, names) for t in body["transfers"]],
+        }
+    if session.game == Session.Game.MULLER_MATZ:
+        state = session.state
+        balances = tally.matz_balances(tally.MatzState(state["losses"], state["games"]),
+                                       stake, currency)
+        pairs: list[dict[str, str]] = []
+    else:
+        games = state_from_json(session.state).games
+        payments = [
+            pay for g in games
+            for pay in tally.game_payments(g.final_scores, g.winners, stake, currency)
+        ]
+        balances = tally.balances_of(payments, order, currency)
+        pairs = [{"from": a, "to": b, "amount": str(x)} for a, b, x in payments]
+        out["games"] = len(games)
+    return out | {
+        "balances": {names.to_name(p): str(balances[p]) for p in order},
+        "pairs": [_named(t, names) for t in pairs],
+        "transfers": [_named(t.as_dict(), names) for t in transfer_plan(balances)],
+    }
+
+
+def _quantized(session: Session) -> Decimal:
+    from referee.money import minor_unit
+
+    assert session.stake is not None
+    return Decimal(session.stake).quantize(Decimal(1).scaleb(-minor_unit(session.currency)))
+
+
+def _named(transfer: Mapping[str, str], names: Names) -> dict[str, str]:
+    return {"from": names.to_name(transfer["from"]), "to": names.to_name(transfer["to"]),
+            "amount": transfer["amount"]}

@@ -14,7 +14,12 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
@@ -381,13 +386,14 @@ def sessions(request: Request) -> Response:
     data.is_valid(raise_exception=True)
     v = data.validated_data
     group = group_for(request.user, v["group"], WRITE)
-    if v["game"] != Session.Game.MULATSCHAK:
-        return validation_response({"game": [_("Only Mulatschak sessions can be kept yet.")]})
     preset, overrides = v["rules"] if isinstance(v["rules"], tuple) else (v["rules"], {})
+    if v["game"] != Session.Game.MULATSCHAK and "rules" not in request.data:
+        preset = v["game"]
     try:
         session = services.session_start(
             group=group, user=request.user, preset=preset, overrides=overrides,
-            seats=v["seats"], dealer=v.get("dealer"),
+            seats=v["seats"], dealer=v.get("dealer"), game=v["game"],
+            stake=v.get("stake"), currency=v.get("currency"),
         )
     except services.InputError as e:
         return _input_error(e)
@@ -435,6 +441,56 @@ class SessionDealPutIn(s.DealIn):
     version = StrictIntegerField(required=False, min_value=1)
 
 
+class MuraSessionDealIn(serializers.Serializer):  # type: ignore[type-arg]
+    """A Mura deal: tricks and figures per player, or instead ``trick_cards``."""
+
+    tricks = s.CountsField(minimum=-99, required=False)
+    figures = s.CountsField(minimum=-99, required=False)
+    trick_cards = serializers.ListField(child=s.MuraTrickIn(), required=False, max_length=16)
+    number = StrictIntegerField(required=False, min_value=1, max_value=1_000_000)
+    version = StrictIntegerField(required=False, min_value=1)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        return s.MuraDealRequest.validate(self, attrs)  # type: ignore[arg-type]
+
+
+class MatzSessionDealIn(serializers.Serializer):  # type: ignore[type-arg]
+    """A Müller Matz game: the whole finishing order, or only the loser."""
+
+    finish_order = serializers.ListField(child=NameField(), required=False, max_length=12)
+    loser = NameField(required=False)
+    number = StrictIntegerField(required=False, min_value=1, max_value=1_000_000)
+    version = StrictIntegerField(required=False, min_value=1)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("finish_order" in attrs) == ("loser" in attrs):
+            raise serializers.ValidationError(
+                {"loser": [_("give the finishing order or the loser, one of them")]}
+            )
+        return attrs
+
+
+class MulatschakSessionDealIn(SessionDealIn):
+    version = StrictIntegerField(required=False, min_value=1)
+
+
+DEAL_INPUT: dict[str, Any] = {
+    Session.Game.MULATSCHAK: MulatschakSessionDealIn,
+    Session.Game.MURA: MuraSessionDealIn,
+    Session.Game.MULLER_MATZ: MatzSessionDealIn,
+}
+DEAL_REQUEST = PolymorphicProxySerializer(
+    component_name="SessionDeal",
+    serializers=[SessionDealIn, MuraSessionDealIn, MatzSessionDealIn],
+    resource_type_field_name=None,
+)
+DEAL_PUT_REQUEST = PolymorphicProxySerializer(
+    component_name="SessionDealCorrection",
+    serializers=[SessionDealPutIn, MuraSessionDealIn, MatzSessionDealIn],
+    resource_type_field_name=None,
+)
+
+
 class SessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
     number = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -468,6 +524,10 @@ class ConflictOut(serializers.Serializer):  # type: ignore[type-arg]
 
 def deal_json(row: Deal, names: services.Names) -> dict[str, Any]:
     result = names.deal_names(row.result)
+    if row.session.game != Session.Game.MULATSCHAK:
+        return {"number": row.number, "version": row.version, "kind": row.kind,
+                "deal": names.deal_names(row.data), "result": result,
+                "created_at": row.created_at, "updated_at": row.updated_at}
     return {
         "number": row.number,
         "version": row.version,
@@ -488,10 +548,18 @@ def deal_json(row: Deal, names: services.Names) -> dict[str, Any]:
     }
 
 
-def _deal_data(validated: dict[str, Any], names: services.Names) -> dict[str, Any]:
-    keys = ("kind", "knocked", "declarer", "bid", "trump", "stayed_home", "tricks",
-            "exchanged", "muli_breaker")
-    return names.deal_ids({k: validated.get(k) for k in keys})
+DEAL_KEYS = {
+    Session.Game.MULATSCHAK: ("kind", "knocked", "declarer", "bid", "trump", "stayed_home",
+                              "tricks", "exchanged", "muli_breaker"),
+    Session.Game.MURA: ("tricks", "figures", "trick_cards"),
+    Session.Game.MULLER_MATZ: ("finish_order", "loser"),
+}
+
+
+def _deal_data(session: Session, validated: dict[str, Any],
+               names: services.Names) -> dict[str, Any]:
+    keys = DEAL_KEYS[session.game]
+    return names.deal_ids({k: validated[k] for k in keys if k in validated})
 
 
 VIOLATIONS_422 = OpenApiResponse(s.ViolationsOut, description="the deal breaks a rule")
@@ -503,7 +571,7 @@ CONFLICT_409 = OpenApiResponse(ConflictOut, description="somebody else changed i
 @extend_schema(
     methods=["POST"],
     parameters=[IDEMPOTENCY],
-    request=SessionDealIn,
+    request=DEAL_REQUEST,
     responses={201: DealRecordedOut, **ERRORS_4XX, 409: CONFLICT_409, 422: VIOLATIONS_422},
     summary="Record the next deal (dealer and multiplier come from the session)",
 )
@@ -516,20 +584,22 @@ def deals(request: Request, session_id: int) -> Response:
         names = services.Names.of(session)
         return Response([deal_json(d, names) for d in session.deals.order_by("number")])
     session = session_for(request.user, session_id, WRITE)
-    data = SessionDealIn(data=request.data)
+    data = DEAL_INPUT[session.game](data=request.data)
     data.is_valid(raise_exception=True)
     names = services.Names.of(session)
     try:
         row = services.deal_record(
             session=session,
             user=request.user,
-            data=_deal_data(data.validated_data, names),
+            data=_deal_data(session, data.validated_data, names),
             number=data.validated_data.get("number"),
         )
     except services.RulesBroken as e:
         return _violations(session, e)
     except services.Conflict as e:
         return _conflict(session, e)
+    except services.InputError as e:
+        return _input_error(e)
     session.refresh_from_db()
     return Response(
         {"deal": deal_json(row, names), "scoreboard": services.scoreboard(session, names)},
@@ -541,7 +611,7 @@ def deals(request: Request, session_id: int) -> Response:
 @extend_schema(
     methods=["PUT"],
     parameters=[IDEMPOTENCY],
-    request=SessionDealPutIn,
+    request=DEAL_PUT_REQUEST,
     responses={200: DealRecordedOut, **ERRORS_4XX, 409: CONFLICT_409, 422: VIOLATIONS_422},
     summary="Correct a deal; everything after it is recomputed",
 )
@@ -565,13 +635,13 @@ def deal_detail(request: Request, session_id: int, number: int) -> Response:
         return Response(deal_json(row, names))
     try:
         if request.method == "PUT":
-            data = SessionDealPutIn(data=request.data)
+            data = DEAL_INPUT[session.game](data=request.data)
             data.is_valid(raise_exception=True)
             row = services.deal_correct(
                 session=session,
                 user=request.user,
                 number=number,
-                data=_deal_data(data.validated_data, names),
+                data=_deal_data(session, data.validated_data, names),
                 version=data.validated_data.get("version"),
             )
         else:
@@ -580,6 +650,8 @@ def deal_detail(request: Request, session_id: int, number: int) -> Response:
         return _violations(session, e)
     except services.Conflict as e:
         return _conflict(session, e)
+    except services.InputError as e:
+        return _input_error(e)
     except Deal.DoesNotExist:
         raise Http404 from None
     session.refresh_from_db()
@@ -689,3 +761,22 @@ def watch_scoreboard(request: Request, token: str) -> Response:
     response["Cache-Control"] = "private, no-cache"
     response["Referrer-Policy"] = "no-referrer"
     return response
+
+
+class SessionSettlementOut(serializers.Serializer):  # type: ignore[type-arg]
+    game = serializers.CharField()
+    stake = serializers.CharField(allow_null=True)
+    currency = serializers.CharField(allow_null=True)
+    balances = serializers.DictField(child=serializers.CharField())
+    pairs = s.TransferOut(many=True)
+    transfers = s.TransferOut(many=True)
+    penalties = serializers.DictField(required=False)
+
+
+@extend_schema(responses={200: SessionSettlementOut, **ERRORS_4XX},
+               summary="Who pays whom: balances, transfers and (Mura) pair amounts")
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def settlement(request: Request, session_id: int) -> Response:
+    session = session_for(request.user, session_id, READ)
+    return Response(services.settlement(session))

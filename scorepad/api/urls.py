@@ -41,6 +41,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/deals/<int:number>/", sp.deal_detail, name="deal_detail"),
     path("sessions/<int:session_id>/scoreboard", sp.scoreboard, name="scoreboard"),
     path("sessions/<int:session_id>/history", sp.history, name="history"),
+    path("sessions/<int:session_id>/settlement", sp.settlement, name="settlement"),
     path("sessions/<int:session_id>/watch-link", sp.watch_link, name="watch_link"),
     path("watch/<str:token>/scoreboard", sp.watch_scoreboard, name="watch_scoreboard"),
 ]

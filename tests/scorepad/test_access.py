@@ -91,6 +91,7 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
                         ("put", played("Anna", EVEN), row(401, 404, 403, 200, 200))],
     "api:scoreboard": [("get", None, API_MEMBERS)],
     "api:history": [("get", None, API_MEMBERS)],
+    "api:settlement": [("get", None, API_MEMBERS)],
     "api:watch_link": [("post", None, row(401, 404, 403, 200, 200))],
     "api:watch_scoreboard": [("get", None, EVERYONE_200)],
 }
