@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.urls import include, path
 
-from . import views
+from . import game_views, views
 
 pages = [
     path("", views.home, name="home"),
@@ -25,6 +26,9 @@ pages = [
     path("sessions/<int:session_id>/status", views.session_status, name="session_status"),
     path("sessions/<int:session_id>/history", views.session_history, name="session_history"),
     path("sessions/<int:session_id>/watch-link", views.watch_link, name="watch_link"),
+    path("sessions/<int:session_id>/settlement", login_required(game_views.settlement_page),
+         name="settlement"),
+    path("sessions/<int:session_id>/beat", login_required(game_views.beat), name="beat"),
     path("watch/<str:token>/", views.watch, name="watch"),
     path("watch/<str:token>/board", views.watch_board, name="watch_board"),
     path("groups/<int:group_id>/invites", views.invite_new, name="invite_new"),

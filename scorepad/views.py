@@ -26,7 +26,7 @@ from django.views.defaults import server_error as django_server_error
 
 from referee.rules import PARAMETER_NAMES, PRESETS
 
-from . import services
+from . import game_views, services
 from .access import MANAGE, READ, WRITE, group_for, role_in, session_for, visible_groups
 from .forms import MAX_SEATS, TRUMPS, DealEntry, GroupForm, PlayerForm, SessionForm, SignupForm
 from .messages import (
@@ -279,7 +279,11 @@ def _deal_rows(session: Session, names: services.Names) -> list[dict[str, Any]]:
     return out
 
 
-def _board_context(session: Session, names: services.Names) -> dict[str, Any]:
+def _board_context(session: Session, names: services.Names,
+                   board_url: str | None = None) -> dict[str, Any]:
+    board_url = board_url or reverse("scorepad:board", kwargs={"session_id": session.pk})
+    if session.game != Session.Game.MULATSCHAK:
+        return game_views.board_context(session, names, board_url)
     board = services.scoreboard(session, names)
     rules = services.session_rules(session)
     return {
@@ -292,7 +296,7 @@ def _board_context(session: Session, names: services.Names) -> dict[str, Any]:
         "rules": rules,
         "recent": _deal_rows(session, names),
         "muli_name": MULI_NAMES.get(session.preset, "Muli"),
-        "board_url": reverse("scorepad:board", kwargs={"session_id": session.pk}),
+        "board_url": board_url,
     }
 
 
@@ -389,6 +393,10 @@ VIOLATION_FIELDS = {
 def _render_session(
     request: HttpRequest, session: Session, entry: DealEntry | None = None, status: int = 200
 ) -> HttpResponse:
+    if session.game != Session.Game.MULATSCHAK:
+        return game_views.render_session(request, session, post=None,
+                                         can_write=_can_write(request, session),
+                                         fragment=_htmx_target(request))
     names = services.Names.of(session)
     entry = entry or DealEntry(QueryDict(), list(names.by_id.values()))
     context = _board_context(session, names) | _entry_context(session, names, entry)
@@ -406,6 +414,11 @@ def _render_session(
     elif target == "scoreboard":
         template = "scorepad/_scoreboard.html"
     return render(request, template, context, status=status)
+
+
+def _can_write(request: HttpRequest, session: Session) -> bool:
+    return role_in(request.user, session.group) in (Membership.Role.OWNER,
+                                                    Membership.Role.EDITOR)
 
 
 def _htmx_target(request: HttpRequest) -> str | None:
@@ -456,6 +469,9 @@ def deal_form_fresh(request: HttpRequest, session_id: int) -> HttpResponse:
 def deal_check(request: HttpRequest, session_id: int) -> HttpResponse:
     """Live check of the deal form (htmx): violations next to their fields, a preview."""
     session = session_for(request.user, session_id, WRITE)
+    if session.game != Session.Game.MULATSCHAK:
+        return game_views.render_session(request, session, request.POST, True,
+                                         fragment=_htmx_target(request))
     names = services.Names.of(session)
     entry = DealEntry(request.POST, list(names.by_id.values()))
     number = _number(request.POST.get("correcting"))
@@ -479,6 +495,8 @@ def _number(value: Any) -> int | None:
 @require_POST
 def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request.user, session_id, WRITE)
+    if session.game != Session.Game.MULATSCHAK:
+        return game_views.create(request, session, can_write=True)
     names = services.Names.of(session)
     entry = DealEntry(request.POST, list(names.by_id.values()))
     if entry.missing():
@@ -531,6 +549,8 @@ def _render_edit(
 @require_http_methods(["GET", "POST"])
 def deal_edit(request: HttpRequest, session_id: int, number: int) -> HttpResponse:
     session = session_for(request.user, session_id, WRITE)
+    if session.game != Session.Game.MULATSCHAK:
+        return game_views.edit(request, session, number)
     if request.method == "GET":
         return _render_edit(request, session, number)
     names = services.Names.of(session)
@@ -664,7 +684,7 @@ def watch(request: HttpRequest, token: str) -> HttpResponse:
     """The live scoreboard for everyone at the table who has the link: read-only, no login."""
     session = _watch_session(token)
     names = services.Names.of(session)
-    context = _board_context(session, names) | {"board_url": _watch_board_url(token)}
+    context = _board_context(session, names, _watch_board_url(token))
     return _no_store(render(request, "scorepad/watch.html", context))
 
 
@@ -680,7 +700,7 @@ def watch_board(request: HttpRequest, token: str) -> HttpResponse:
         response = HttpResponse(status=304)
     else:
         names = services.Names.of(session)
-        context = _board_context(session, names) | {"board_url": _watch_board_url(token)}
+        context = _board_context(session, names, _watch_board_url(token))
         response = render(request, "scorepad/_scoreboard.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"

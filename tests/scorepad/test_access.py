@@ -56,6 +56,8 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:deal_delete": [("get", None, PAGE_WRITERS_200)],
     "scorepad:session_status": [("post", {"status": "open"}, PAGE_WRITERS)],
     "scorepad:session_history": [("get", None, PAGE_MEMBERS)],
+    "scorepad:settlement": [("get", None, PAGE_MEMBERS)],
+    "scorepad:beat": [("get", None, PAGE_MEMBERS)],
     "scorepad:watch_link": [("post", None, PAGE_WRITERS)],
     "scorepad:watch": [("get", None, EVERYONE_200)],
     "scorepad:watch_board": [("get", None, EVERYONE_200)],
