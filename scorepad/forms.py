@@ -43,9 +43,15 @@ class SessionForm(forms.Form):
     group = forms.ModelChoiceField(queryset=Group.objects.none(), required=False,
                                    label=_("Group"))
     new_group = forms.CharField(max_length=80, required=False, label=_("or a new group"))
+    game = forms.ChoiceField(
+        choices=[("mulatschak", "Mulatschak"), ("mura", "Mura"), ("muller_matz", "Müller Matz")],
+        initial="mulatschak", required=False, label=_("Game"), widget=forms.RadioSelect)
     preset = forms.ChoiceField(choices=[(p.name, p.title) for p in PRESETS.values()],
                                initial="salzburg", label=_("Rules"),
                                widget=forms.RadioSelect)
+    stake = forms.CharField(max_length=20, required=False, label=_("Stake (optional)"))
+    currency = forms.CharField(max_length=3, required=False, initial="EUR",
+                               label=_("Currency"))
     dealer = forms.TypedChoiceField(choices=[(i, i + 1) for i in range(MAX_SEATS)],
                                     coerce=int, required=False, label=_("deals first"),
                                     widget=forms.RadioSelect)
@@ -66,6 +72,7 @@ class SessionForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        data["game"] = data.get("game") or "mulatschak"
         if not data.get("group") and not (data.get("new_group") or "").strip():
             self.add_error("group", _("Pick a group or name a new one."))
         seats = [(i, (data.get(f"seat_{i}") or "").strip()) for i in range(MAX_SEATS)]

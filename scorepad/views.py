@@ -206,19 +206,25 @@ def session_new(request: HttpRequest) -> HttpResponse:
             the_group = data["group"]
             if the_group is None:
                 the_group = services.group_create(user=request.user, name=data["new_group"])
+            game = data["game"]
             session = services.session_start(
                 group=the_group,
                 user=request.user,
-                preset=data["preset"],
-                overrides=data["overrides"],
+                preset=data["preset"] if game == Session.Game.MULATSCHAK else game,
+                overrides=data["overrides"] if game == Session.Game.MULATSCHAK else None,
                 seats=data["seats"],
                 dealer=data["dealer_name"],
+                game=game,
+                stake=data.get("stake") or None,
+                currency=data.get("currency") or None,
             )
         except services.InputError as e:
             field = e.field.removeprefix("rules.overrides.")
             target = f"rule_{field}" if field in PARAMETER_NAMES else None
             if e.field.startswith("seats"):
                 target = None
+            elif e.field in ("stake", "currency"):
+                target = e.field
             form.add_error(target, f"{e.field}: {input_error_message(e)}")
         else:
             return redirect("scorepad:session", session_id=session.pk)

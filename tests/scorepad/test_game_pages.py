@@ -104,3 +104,24 @@ def test_the_history_of_a_mura_session_lists_counts(phone, anna):
     phone.post(f"/sessions/{session.pk}/deals/new", mura_form([2, 3, 3, 0], [2, 9, 7, 0]))
     html = phone.get(f"/sessions/{session.pk}/history").content.decode()
     assert "Anna 2/2" in html
+
+
+def test_a_mura_session_with_a_stake_starts_from_the_web_form(phone):
+    response = phone.post("/sessions/new/", {
+        "game": "mura", "preset": "salzburg", "new_group": "Kocsma", "seat_0": "Anna",
+        "seat_1": "Bert", "seat_2": "Cilli", "seat_3": "Dominik", "dealer": "3",
+        "stake": "0.50", "currency": "EUR"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    from scorepad.models import Session
+
+    session = Session.objects.get()
+    assert (session.game, session.preset, str(session.stake), session.currency) == (
+        "mura", "mura", "0.5000", "EUR")
+
+
+def test_a_bad_stake_on_the_web_form_is_shown_next_to_it(phone):
+    response = phone.post("/sessions/new/", {
+        "game": "muller_matz", "preset": "salzburg", "new_group": "G", "seat_0": "Anna",
+        "seat_1": "Bert", "stake": "0.505", "currency": "EUR"})
+    assert response.status_code == 200
+    assert "decimal places" in response.content.decode()
