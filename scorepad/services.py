@@ -871,12 +871,8 @@ def scoreboard(session: Session, names: Names | None = None) -> dict[str, Any]:
             for g in state.games
         ],
         "deals": state.deals,
-        "status": session.status,
-        "version": session.version,
     }
-    if session.stake is not None:
-        board["balances"] = settlement(session, names)["balances"]
-    return board
+    return _with_status_and_money(session, names, board)
 
 
 def _mura_board(session: Session, names: Names) -> dict[str, Any]:
@@ -889,12 +885,8 @@ def _mura_board(session: Session, names: Names) -> dict[str, Any]:
         "zeros_to_next_mura": {names.to_name(p): per - state["zeros"][p] % per for p in order},
         "next_dealer": names.to_name(state["dealer"]),
         "deals": state["deals"],
-        "status": session.status,
-        "version": session.version,
     }
-    if session.stake is not None:
-        board["balances"] = settlement(session, names)["balances"]
-    return board
+    return _with_status_and_money(session, names, board)
 
 
 def _matz_board(session: Session, names: Names) -> dict[str, Any]:
@@ -906,9 +898,13 @@ def _matz_board(session: Session, names: Names) -> dict[str, Any]:
         "losses": {names.to_name(p): state["losses"][p] for p in order},
         "games_played": state["games"],
         "packs": packs_for(len(order)),
-        "status": session.status,
-        "version": session.version,
     }
+    return _with_status_and_money(session, names, board)
+
+
+def _with_status_and_money(session: Session, names: Names, board: dict[str, Any]
+                           ) -> dict[str, Any]:
+    board |= {"status": session.status, "version": session.version}
     if session.stake is not None:
         board["balances"] = settlement(session, names)["balances"]
     return board
