@@ -184,10 +184,11 @@ def edit(request: HttpRequest, session: Session, number: int) -> HttpResponse:
         try:
             services.deal_correct(session=session, user=request.user, number=number,
                                   data=posted_data(session, names, request.POST))
-        except (services.RulesBroken, services.InputError) as e:
-            if isinstance(e, services.RulesBroken):
-                messages.error(request, " ".join(
-                    violation_message(names.violation(v)) for v in e.violations))
+        except services.RulesBroken as e:
+            messages.error(request, " ".join(
+                violation_message(names.violation(v)) for v in e.violations))
+        except services.InputError as e:
+            messages.error(request, f"{e.field}: {input_error_message(e)}")
         except services.Conflict as e:
             messages.warning(request, conflict_message(e.reason, **e.params))
         except Deal.DoesNotExist:

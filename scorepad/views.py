@@ -28,6 +28,7 @@ from referee.rules import PARAMETER_NAMES, PRESETS
 
 from . import game_views, services
 from .access import MANAGE, READ, WRITE, group_for, role_in, session_for, visible_groups
+from .conditional import conditional, not_modified
 from .forms import MAX_SEATS, TRUMPS, DealEntry, GroupForm, PlayerForm, SessionForm, SignupForm
 from .messages import (
     FACTOR_LABELS,
@@ -446,15 +447,13 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
 def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
     """The scoreboard alone, for polling phones: 304 when nothing changed."""
     session = session_for(request.user, session_id, READ)
-    etag = services.scoreboard_etag(session, "html", request.LANGUAGE_CODE)
-    if request.headers.get("If-None-Match") == etag:
-        response = HttpResponse(status=304)
-    else:
-        names = services.Names.of(session)
-        response = render(request, "scorepad/_scoreboard.html", _board_context(session, names))
-    response["ETag"] = etag
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return conditional(
+        request,
+        services.scoreboard_etag(session, "html", request.LANGUAGE_CODE),
+        lambda: render(request, "scorepad/_scoreboard.html",
+                       _board_context(session, services.Names.of(session))),
+        not_modified,
+    )
 
 
 @login_required
@@ -701,17 +700,15 @@ def _watch_board_url(token: str) -> str:
 @require_GET
 def watch_board(request: HttpRequest, token: str) -> HttpResponse:
     session = _watch_session(token)
-    etag = services.scoreboard_etag(session, "watch", request.LANGUAGE_CODE)
-    if request.headers.get("If-None-Match") == etag:
-        response = HttpResponse(status=304)
-    else:
-        names = services.Names.of(session)
-        context = _board_context(session, names, _watch_board_url(token))
-        response = render(request, "scorepad/_scoreboard.html", context)
-    response["ETag"] = etag
-    response["Cache-Control"] = "private, no-cache"
-    response["Referrer-Policy"] = "no-referrer"
-    return response
+    return conditional(
+        request,
+        services.scoreboard_etag(session, "watch", request.LANGUAGE_CODE),
+        lambda: render(request, "scorepad/_scoreboard.html",
+                       _board_context(session, services.Names.of(session),
+                                      _watch_board_url(token))),
+        not_modified,
+        secret_url=True,
+    )
 
 
 @login_required

@@ -29,6 +29,7 @@ from rest_framework.response import Response
 
 from scorepad import services
 from scorepad.access import MANAGE, READ, WRITE, group_for, session_for, visible_groups
+from scorepad.conditional import conditional
 from scorepad.messages import conflict_message, input_error_message, violation_json
 from scorepad.models import Deal, DealEvent, Membership, Session
 
@@ -437,10 +438,6 @@ class SessionDealIn(s.DealIn):
         return attrs
 
 
-class SessionDealPutIn(s.DealIn):
-    version = StrictIntegerField(required=False, min_value=1)
-
-
 class MuraSessionDealIn(serializers.Serializer):  # type: ignore[type-arg]
     """A Mura deal: tricks and figures per player, or instead ``trick_cards``."""
 
@@ -486,7 +483,7 @@ DEAL_REQUEST = PolymorphicProxySerializer(
 )
 DEAL_PUT_REQUEST = PolymorphicProxySerializer(
     component_name="SessionDealCorrection",
-    serializers=[SessionDealPutIn, MuraSessionDealIn, MatzSessionDealIn],
+    serializers=[MulatschakSessionDealIn, MuraSessionDealIn, MatzSessionDealIn],
     resource_type_field_name=None,
 )
 
@@ -667,14 +664,9 @@ def deal_detail(request: Request, session_id: int, number: int) -> Response:
 @permission_classes([IsAuthenticated])
 def scoreboard(request: Request, session_id: int) -> Response:
     session = session_for(request.user, session_id, READ)
-    etag = services.scoreboard_etag(session)
-    if request.headers.get("If-None-Match") == etag:
-        response = Response(status=304)
-    else:
-        response = Response(services.scoreboard(session))
-    response["ETag"] = etag
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return conditional(request, services.scoreboard_etag(session),  # type: ignore[no-any-return]
+                       lambda: Response(services.scoreboard(session)),
+                       lambda: Response(status=304))
 
 
 class EventOut(serializers.Serializer):  # type: ignore[type-arg]
@@ -752,15 +744,9 @@ def watch_scoreboard(request: Request, token: str) -> Response:
         session = services.session_by_watch_token(token)
     except Session.DoesNotExist:
         raise Http404 from None
-    etag = services.scoreboard_etag(session, "watch-api")
-    if request.headers.get("If-None-Match") == etag:
-        response = Response(status=304)
-    else:
-        response = Response(services.scoreboard(session))
-    response["ETag"] = etag
-    response["Cache-Control"] = "private, no-cache"
-    response["Referrer-Policy"] = "no-referrer"
-    return response
+    return conditional(request, services.scoreboard_etag(session, "watch-api"),  # type: ignore[no-any-return]
+                       lambda: Response(services.scoreboard(session)),
+                       lambda: Response(status=304), secret_url=True)
 
 
 class SessionSettlementOut(serializers.Serializer):  # type: ignore[type-arg]
