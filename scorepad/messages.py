@@ -118,6 +118,7 @@ INPUT_ERRORS: dict[str, Any] = {
     "not_seated": _("must be one of the seated players"),
     "not_member": _("is not a member of this group"),
     "last_owner": _("a group needs at least one owner"),
+    "already_linked": _("{username} is already {name} in this group"),
 }
 
 CONFLICTS: dict[str, Any] = {
@@ -255,3 +256,42 @@ PARAMETER_HELP: dict[str, Any] = {
     "no_stay_home_twice": _("nobody may stay home in two played deals in a row"),
     "score_floor": _("scores never go below this (null: no floor)"),
 }
+
+
+#: Card-by-card Mura violations, as shown next to the trick or card they concern: the
+#: same codes as VIOLATIONS, worded for a trick on screen (cards by their names).
+CARD_ENTRY: dict[str, Any] = {
+    "card_played_twice": _("{card} was already played in trick {first_trick}."),
+    "card_not_in_pack": _("{card} is not a card of this pack."),
+    "trick_cards": _("Trick {trick} needs {expected} cards, one from each player; it has {cards}."),
+    "deal_tricks": _("{tricks} of {expected} tricks entered."),
+    "wrong_leader": _("{expected} won the trick before, so {expected} leads trick {trick}."),
+    "leader_missing": _("Who led trick {trick}?"),
+    "must_follow_suit": _(
+        "{player} did not follow {suit} here but plays {card} in trick {later_trick}: a revoke."
+    ),
+}
+
+
+def card_violation_message(violation: Violation, pack: str) -> str:
+    """A card-by-card violation with card and suit names of ``pack``, not codes."""
+    from .cardnames import card_name, suit_name
+
+    values: dict[str, Any] = {"player": violation.player or "", **violation.params}
+    if isinstance(values.get("card"), str):
+        code = values["card"]
+        suit, _sep, rank = code.partition("-")
+        values["card"] = card_name(code, pack)
+        if values["card"] == code and rank:  # a card of another pack: name it anyway
+            values["card"] = f"{suit_name(suit, pack)} {rank}"
+    if isinstance(values.get("suit"), str):
+        values["suit"] = suit_name(values["suit"], pack)
+    code = violation.code
+    if code == "wrong_number_of_plays":
+        code = "trick_cards" if "trick" in values else "deal_tricks"
+    elif code == "unknown_player" and not violation.player and values.get("field") == "leader":
+        code = "leader_missing"
+    template = CARD_ENTRY.get(code)
+    if template is None:
+        return violation_message(violation)
+    return _fill(template, values)
