@@ -4,10 +4,12 @@ Deals store what the score keeper recorded, keyed by player id (so renaming a pl
 never touches history); scores are derived by replaying the deals through the referee
 and cached per deal so that the scoreboard costs the same however long a session is.
 The database enforces the invariants: one deal per number and session, one seat per
-player, player names unique within a group.
+player, player names unique within a group, at most one player per account in a group.
 """
 
 from __future__ import annotations
+
+import uuid
 
 from django.conf import settings
 from django.db import models
@@ -48,10 +50,18 @@ class Membership(models.Model):
 
 
 class Player(models.Model):
-    """A name on the group's roster; sessions seat players, deals refer to them by id."""
+    """A name on the group's roster; sessions seat players, deals refer to them by id.
+
+    ``user``: the account of the person behind the name, if somebody said so ("this is
+    me"); at most one player per account in a group. Statistics across groups follow it.
+    """
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=40)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="players",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -59,6 +69,10 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(
                 "group", Lower("name"), name="player_name_unique_in_group"
+            ),
+            models.UniqueConstraint(
+                fields=["group", "user"], condition=models.Q(user__isnull=False),
+                name="one_player_per_user_in_group",
             ),
         ]
 
@@ -98,9 +112,15 @@ class Session(models.Model):
     state = models.JSONField(default=dict)
     #: The read-only watch link's token (256 bits from ``secrets``); None: no link.
     watch_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    #: Names the session in export files: importing the same file twice into a group is
+    #: refused (a copy in another group keeps the uid).
+    uid = models.UUIDField(default=uuid.uuid4, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "uid"], name="session_uid_unique_in_group"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} {self.created_at:%Y-%m-%d}"
@@ -166,12 +186,23 @@ class DealEvent(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     at = models.DateTimeField(auto_now_add=True)
+    #: Came from an export file (its original time kept in ``at``), not a change made here.
+    imported = models.BooleanField(default=False)
+    #: Who made an imported change, as the file names them (no account is linked).
+    imported_user = models.CharField(max_length=150, blank=True, default="")
 
     class Meta:
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
         return f"{self.action} deal {self.deal_number} of session {self.session_id}"
+
+    @property
+    def who(self) -> str | None:
+        """The username behind the change: the account's, or the one an import named."""
+        if self.user is not None:
+            return str(self.user.get_username())
+        return self.imported_user or None
 
 
 class Invite(models.Model):

@@ -1,0 +1,217 @@
+"""Export and import endpoints (README.md, "Export, import and backups"): thin adapters
+over scorepad.exchange.
+
+Imports read the request body themselves, up to ``exchange.MAX_BYTES``: a long-lived
+group's file is far larger than Django's limit for ordinary request bodies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import api_view, permission_classes, renderer_classes
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scorepad import exchange, services
+from scorepad.access import READ, WRITE, group_for, session_for
+
+from .idempotency import HEADER as IDEMPOTENCY
+from .idempotency import MAX_KEY
+from .scorepad_views import ERRORS_4XX, SessionOut, session_json
+
+
+class CSVRenderer(BaseRenderer):
+    """Lets ``?format=csv`` through DRF's content negotiation; the view writes the CSV."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None,
+               renderer_context: Any = None) -> bytes:
+        return b"" if data is None else str(data).encode()
+
+
+class ProblemOut(serializers.Serializer):  # type: ignore[type-arg]
+    path = serializers.CharField()
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ImportRejectedOut(serializers.Serializer):  # type: ignore[type-arg]
+    detail = serializers.CharField()
+    problems = ProblemOut(many=True, required=False,
+                          help_text="every problem of the file, with its place in it")
+
+
+class SessionImportIn(serializers.Serializer):  # type: ignore[type-arg]
+    group = serializers.IntegerField(min_value=1, help_text="the group to import into")
+    data = serializers.DictField(help_text="a session export file, as GET …/export gives it")
+
+
+class GroupImportOut(serializers.Serializer):  # type: ignore[type-arg]
+    group = serializers.IntegerField()
+    sessions = SessionOut(many=True)
+
+
+REJECTED = {
+    400: OpenApiResponse(ImportRejectedOut, description="not a valid export file, or too big"),
+    409: OpenApiResponse(ImportRejectedOut, description="imported already / group not empty"),
+    422: OpenApiResponse(ImportRejectedOut, description="the referee rejects a deal"),
+}
+
+
+def _attachment(response: HttpResponse | Response, filename: str) -> Any:
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _rejected(error: exchange.ImportRejected) -> Response:
+    problems = [p.as_dict() for p in error.problems]
+    detail = _("The file was not imported: %(count)s problem(s).") % {"count": len(problems)}
+    return Response({"detail": detail, "problems": problems}, status=error.status)
+
+
+def _read_raw(request: Request) -> bytes:
+    """The body, read up to the import limit (ImportRejected beyond it)."""
+    raw_request = request._request
+    try:
+        length = int(raw_request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > exchange.MAX_BYTES:
+        raise exchange.too_large()
+    return bytes(raw_request.read(exchange.MAX_BYTES + 1))
+
+
+def _once(request: Request, raw: bytes, run: Callable[[], Response]) -> Response:
+    """``Idempotency-Key`` as for every write (API.md), fingerprinting the raw body: the
+    usual decorator would make DRF parse it, under Django's much smaller body limit."""
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        return run()
+    if len(key) > MAX_KEY:
+        return Response({"detail": _("The Idempotency-Key is too long (at most 200 "
+                                     "characters).")}, status=400)
+
+    def answer() -> services.Answer:
+        response = run()
+        data = json.loads(JSONRenderer().render(response.data)) if response.data else None
+        return services.Answer(response.status_code, data)
+
+    print_ = services.fingerprint(request.method, request.path,
+                                  hashlib.sha256(raw).hexdigest())
+    try:
+        first = services.once(user=request.user, key=key, print_=print_, run=answer)
+    except services.KeyReused:
+        return Response({"detail": _("Idempotency-Key: this key was already used for a "
+                                     "different request; send a new key for a new "
+                                     "request.")}, status=400)
+    response = Response(first.body, status=first.status)
+    if first.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
+
+
+FORMAT_PARAM = OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"],
+                                description="csv: one row per deal, as on paper")
+
+
+@extend_schema(
+    parameters=[FORMAT_PARAM],
+    responses={(200, "application/json"): OpenApiTypes.OBJECT,
+               (200, "text/csv"): OpenApiTypes.STR, **ERRORS_4XX},
+    summary="The whole session as a versioned JSON file (or CSV)",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+@renderer_classes([JSONRenderer, CSVRenderer])
+def session_export(request: Request, session_id: int) -> Any:
+    session = session_for(request.user, session_id, READ)
+    if request.accepted_renderer.format == "csv":
+        response = HttpResponse(exchange.session_csv(session),
+                                content_type="text/csv; charset=utf-8")
+        return _attachment(response, exchange.export_filename("session", session.pk, "csv"))
+    return _attachment(Response(exchange.session_export(session)),
+                       exchange.export_filename("session", session.pk, "json"))
+
+
+@extend_schema(
+    responses={200: OpenApiTypes.OBJECT, **ERRORS_4XX},
+    summary="The whole group (roster, members, every session) as a versioned JSON file",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def group_export(request: Request, group_id: int) -> Any:
+    group = group_for(request.user, group_id, READ)
+    return _attachment(Response(exchange.group_export(group)),
+                       exchange.export_filename("group", group.pk, "json"))
+
+
+@extend_schema(
+    parameters=[IDEMPOTENCY],
+    request=SessionImportIn,
+    responses={201: SessionOut, **ERRORS_4XX, **REJECTED},
+    summary="Import a session file into a group (every deal checked by the referee)",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def session_import(request: Request) -> Response:
+    try:
+        raw = _read_raw(request)
+        body = exchange.read_file(raw)
+    except exchange.ImportRejected as e:
+        return _rejected(e)
+    group_id = body.get("group") if isinstance(body, dict) else None
+    if not isinstance(group_id, int) or isinstance(group_id, bool):
+        return _rejected(exchange.ImportRejected(
+            [exchange.Problem("group", "invalid", _("must be the id of a group"))]))
+    group = group_for(request.user, group_id, WRITE)
+
+    def run() -> Response:
+        try:
+            session = exchange.session_import(group=group, data=body.get("data"))
+        except exchange.ImportRejected as e:
+            return _rejected(e)
+        return Response(session_json(session), status=201)
+
+    return _once(request, raw, run)
+
+
+@extend_schema(
+    parameters=[IDEMPOTENCY],
+    request=OpenApiTypes.OBJECT,
+    responses={201: GroupImportOut, **ERRORS_4XX, **REJECTED},
+    summary="Import a group file into this group, which must have no sessions yet",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def group_import(request: Request, group_id: int) -> Response:
+    group = group_for(request.user, group_id, WRITE)
+    try:
+        raw = _read_raw(request)
+        data = exchange.read_file(raw)
+    except exchange.ImportRejected as e:
+        return _rejected(e)
+
+    def run() -> Response:
+        try:
+            sessions = exchange.group_import(group=group, data=data)
+        except exchange.ImportRejected as e:
+            return _rejected(e)
+        return Response({"group": group.pk, "sessions": [session_json(x) for x in sessions]},
+                        status=201)
+
+    return _once(request, raw, run)
+

@@ -1,0 +1,329 @@
+"""Looking back (issue 7): a group's past sessions, each session's deal-by-deal sheet,
+charts drawn on the server as inline SVG, player statistics, and "this is me": linking a
+roster player to one's account, and one's statistics across groups.
+
+Pages for members of the group (the one write, the link, goes through services); every
+figure comes from scorepad.stats, which derives it from the stored deals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from . import charts, services, stats
+from .access import READ, check_link, group_for, role_in, session_for
+from .cardnames import SUITS
+from .messages import FACTOR_LABELS, input_error_message
+from .models import Membership, Player, Session
+from .views import _htmx_target
+
+PER_PAGE = 20
+
+
+class HistoryFilter(forms.Form):
+    """The history's filters: every field optional; a bad value is reported, not used."""
+
+    game = forms.ChoiceField(label=gettext_lazy("Game"), required=False,
+                             choices=[("", gettext_lazy("any game")), *Session.Game.choices])
+    player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False,
+                                    coerce=int, empty_value=None)
+    since = forms.DateField(label=gettext_lazy("From"), required=False,
+                            widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(label=gettext_lazy("To"), required=False,
+                            widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, data: Any, players: list[Player]) -> None:
+        super().__init__(data)
+        self.fields["player"].choices = [("", _("anyone")), *((p.pk, p.name) for p in players)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            self.add_error("until", _("“To” must not be before “From”."))
+        return data
+
+
+def _filtered(group_sessions: Any, form: HistoryFilter) -> Any:
+    if not form.is_bound:
+        return group_sessions
+    if not form.is_valid():
+        valid = {k: v for k, v in form.cleaned_data.items() if k not in form.errors}
+    else:
+        valid = form.cleaned_data
+    if valid.get("game"):
+        group_sessions = group_sessions.filter(game=valid["game"])
+    if valid.get("player"):
+        group_sessions = group_sessions.filter(seats__player_id=valid["player"])
+    if valid.get("since"):
+        group_sessions = group_sessions.filter(created_at__date__gte=valid["since"])
+    if valid.get("until"):
+        group_sessions = group_sessions.filter(created_at__date__lte=valid["until"])
+    return group_sessions
+
+
+def _query_without_page(request: HttpRequest) -> str:
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode()
+
+
+@login_required
+@require_GET
+def group_sessions(request: HttpRequest, group_id: int) -> HttpResponse:
+    """Every session of the group, newest first, filtered by game, player and dates."""
+    group = group_for(request.user, group_id, READ)
+    players = list(group.players.order_by("name"))
+    form = HistoryFilter(request.GET or None, players)
+    sessions = _filtered(Session.objects.filter(group=group), form).order_by(
+        "-created_at", "-id")
+    page = Paginator(sessions, PER_PAGE).get_page(request.GET.get("page"))
+    records = stats.load(Session.objects.filter(pk__in=[s.pk for s in page.object_list])
+                         .order_by("-created_at", "-id"))
+    context = {
+        "group": group,
+        "form": form,
+        "page": page,
+        "rows": [stats.session_summary(r) for r in records],
+        "query": _query_without_page(request),
+    }
+    template = "scorepad/group_sessions.html"
+    if _htmx_target(request) == "results":
+        template += "#results"
+        context["partial"] = True  # the form is not swapped: name bad filters here
+    return render(request, template, context)
+
+
+def _factors_text(factors: list[str], multiplier: int) -> str:
+    if multiplier == 1:
+        return ""
+    labels = " × ".join(str(FACTOR_LABELS.get(f, f)) for f in factors)
+    return f"{labels} = ×{multiplier}"
+
+
+def _mulatschak_sheet(record: stats.SessionRecord) -> list[dict[str, Any]]:
+    names = record.names
+    rows: list[dict[str, Any]] = []
+    for d in record.deals:
+        result, data = d.result, d.data
+        home = set(data.get("stayed_home", []))
+        cells = []
+        for p in record.seats:
+            cells.append({
+                "delta": result.get("deltas", {}).get(p) if d.kind == "played" else None,
+                "score": (result.get("scores_after") or result.get("scores_before", {})).get(p),
+                "home": p in home,
+                "declarer": data.get("declarer") == p,
+                "winner": bool(result.get("game_over")) and p in result.get("winners", []),
+            })
+        rows.append({
+            "number": d.number,
+            "game_number": result.get("game_number"),
+            "dealer": names.get(result.get("dealer", ""), ""),
+            "kind": d.kind,
+            "declarer": names.get(data.get("declarer") or "", ""),
+            "bid": data.get("bid"),
+            "trump": data.get("trump"),
+            "trump_name": SUITS["german"].get(data.get("trump") or "", ""),
+            "made": result.get("declarer_made"),
+            "knocked": data.get("knocked"),
+            "notes": _factors_text(result.get("factors", []), result.get("multiplier", 1)),
+            "cells": cells,
+            "game_over": bool(result.get("game_over")),
+            "winners": [names.get(w, w) for w in result.get("winners", [])],
+        })
+    return rows
+
+
+def _mura_sheet(record: stats.SessionRecord) -> list[dict[str, Any]]:
+    running = {p: [0, 0] for p in record.seats}
+    rows = []
+    for d in record.deals:
+        cells = []
+        for p in record.seats:
+            r = d.result["results"][p]
+            running[p][0] += int(r["mura"])
+            running[p][1] += int(bool(r["zero"]))
+            cells.append({"tricks": r["tricks"], "figures": r["figures"], "mura": r["mura"],
+                          "zero": r["zero"], "total_mura": running[p][0],
+                          "total_zeros": running[p][1]})
+        rows.append({"number": d.number, "dealer": record.names.get(d.result.get("dealer", ""),
+                                                                    ""), "cells": cells})
+    return rows
+
+
+def _matz_sheet(record: stats.SessionRecord) -> list[dict[str, Any]]:
+    running = dict.fromkeys(record.seats, 0)
+    rows = []
+    for d in record.deals:
+        loser = d.result["loser"]
+        running[loser] += 1
+        order = [record.names.get(p, p) for p in d.result.get("order", [])]
+        rows.append({"number": d.number, "order": order, "cells": [
+            {"lost": p == loser, "total": running[p]} for p in record.seats]})
+    return rows
+
+
+def session_chart(record: stats.SessionRecord) -> charts.Chart:
+    series, boundaries, references = stats.session_lines(record)
+    labels = {"start": _("start"), "target": _("target")}
+    return charts.line_chart(
+        {record.names[p]: segs for p, segs in series.items()},
+        boundaries=boundaries,
+        references=[(v, labels.get(k, k)) for v, k in references],
+    )
+
+
+@login_required
+@require_GET
+def session_sheet(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The session as written on paper: one row per deal, one column per player."""
+    session = session_for(request.user, session_id, READ)
+    record = stats.load(Session.objects.filter(pk=session.pk))[0]
+    if session.game == Session.Game.MURA:
+        rows = _mura_sheet(record)
+    elif session.game == Session.Game.MULLER_MATZ:
+        rows = _matz_sheet(record)
+    else:
+        rows = _mulatschak_sheet(record)
+    series, _b, _r = stats.session_lines(record)
+    return render(request, "scorepad/sheet.html", {
+        "session": session,
+        "players": [record.names[p] for p in record.seats],
+        "rows": rows,
+        "summary": stats.session_summary(record),
+        "chart": session_chart(record),
+        "chart_data": _chart_table(record, series),
+        "start_score": session.rules.get("start_score"),
+    })
+
+
+def _chart_table(record: stats.SessionRecord,
+                 series: dict[str, list[list[tuple[float, float]]]]) -> list[dict[str, Any]]:
+    """The chart's numbers as a table for screen readers: the last value of each line."""
+    out = []
+    for p in record.seats:
+        points = [pt for seg in series[p] for pt in seg]
+        out.append({"player": record.names[p],
+                    "values": ", ".join(f"{int(y)}" for _, y in points)})
+    return out
+
+
+@login_required
+@require_GET
+def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
+    """Every player of the group with key figures, sortable by any column."""
+    group = group_for(request.user, group_id, READ)
+    players = list(group.players.order_by("name"))
+    records = stats.load(Session.objects.filter(group=group).order_by("created_at", "id"))
+    sort = request.GET.get("sort", "name")
+    sort = sort if sort.lstrip("-") in stats.TABLE_COLUMNS else "name"
+    descending = sort.startswith("-")
+    table = stats.group_table(players, records, sort.lstrip("-"), descending)
+    labels, wins = stats.cumulative_wins(players, records)
+    chart = charts.line_chart(
+        {name: charts.plain(values) for name, values in wins.items() if values[-1] > 0},
+        x_labels={float(i + 1): label for i, label in enumerate(labels)},
+    )
+    columns = [
+        ("name", _("Player")), ("sessions", _("Sessions")), ("games", _("Games")),
+        ("wins", _("Wins")), ("win_rate", _("Win rate")),
+        ("points_per_deal", _("Points per deal")), ("made_rate", _("Bids made")),
+        ("muli_made", _("Muli made")), ("stayed_home", _("Stayed home")),
+        ("mura", _("Mura")), ("zeros", _("Zeros")), ("mm_losses", _("Müller Matz")),
+    ]
+    return render(request, "scorepad/group_stats.html", {
+        "group": group, "table": table, "sort": sort, "columns": columns,
+        "chart": chart, "wins": wins, "labels": labels,
+    })
+
+
+@login_required
+@require_GET
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """One player's figures over every session of their group they sat at."""
+    player = _player_for(request, player_id)
+    return _render_player(request, player)
+
+
+def _player_for(request: HttpRequest, player_id: int) -> Player:
+    player = Player.objects.select_related("group", "user").filter(pk=player_id).first()
+    if player is None:
+        raise Http404
+    group_for(request.user, player.group_id, READ)
+    return player
+
+
+def _render_player(request: HttpRequest, player: Player,
+                   link_error: str | None = None) -> HttpResponse:
+    records = stats.player_records(player)
+    figures = stats.player_stats(str(player.pk), records)
+    labels, points = stats.points_per_session(str(player.pk), records)
+    chart = charts.line_chart(
+        {player.name: charts.plain(points, start=1)} if points else {},
+        x_labels={float(i + 1): label for i, label in enumerate(labels)},
+        references=[(0.0, "0")] if points else [],
+    )
+    role = role_in(request.user, player.group)
+    can_write = role in (Membership.Role.OWNER, Membership.Role.EDITOR)
+    return render(request, "scorepad/player.html", {
+        "player": player, "s": figures, "chart": chart,
+        "points": list(zip(labels, points, strict=True)),
+        "bids": [(k if k != "muli" else "Muli", v)
+                 for k, v in figures["mulatschak"]["by_bid"].items()],
+        "mine": player.user_id is not None and player.user_id == request.user.pk,
+        "my_other": player.group.players.filter(user=request.user).exclude(
+            pk=player.pk).first(),
+        "can_write": can_write,
+        "members": (player.group.memberships.select_related("user").order_by("user__username")
+                    if can_write else []),
+        "link_error": link_error,
+    })
+
+
+@login_required
+@require_POST
+def player_link(request: HttpRequest, player_id: int) -> HttpResponse:
+    """"This is me" (``user=me``), undo it (``user=``), or, for editors and owners, link
+    the player to a member (``user=<account id>``). See access.check_link."""
+    player = _player_for(request, player_id)
+    value = request.POST.get("user", "").strip()
+    target: Any = None
+    if value == "me":
+        target = request.user
+    elif value:
+        membership = (Membership.objects.select_related("user")
+                      .filter(group_id=player.group_id, user_id=value).first()
+                      if value.isdigit() else None)
+        if membership is None:
+            return _render_player(request, player,
+                                  _("Account: is not a member of this group."))
+        target = membership.user
+    check_link(request.user, player, target)
+    try:
+        services.player_link(player=player, user=target)
+    except services.InputError as e:
+        return _render_player(request, player, input_error_message(e))
+    return redirect("scorepad:player", player_id=player.pk)
+
+
+@login_required
+@require_GET
+def my_stats(request: HttpRequest) -> HttpResponse:
+    """Your figures across every group where a player is linked to you, and per group."""
+    players = list(stats.linked_players(request.user))
+    figures = stats.person_stats(players)
+    return render(request, "scorepad/my_stats.html", {
+        "s": figures, "players": players,
+        "bids": [(k if k != "muli" else "Muli", v)
+                 for k, v in figures["mulatschak"]["by_bid"].items()],
+    })
