@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint check clean
+.PHONY: install run test lint check clean bench bench-soak
 
 # Install into .venv once, again whenever pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -32,6 +32,20 @@ check: install
 	DJANGO_DEBUG=1 $(PY) manage.py check
 	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	DJANGO_DEBUG=1 $(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null
+
+# The quick benchmarks (bench/README.md): PostgreSQL database schreiber_bench (or
+# BENCH_DATABASE_URL), wrk and /usr/bin/chromium. A few minutes; prints every figure.
+bench: install
+	-$(PY) bench/referee_speed.py --seconds 1
+	-$(PY) bench/history_length.py --sizes 10,100,1000,10000 --repeat 10
+	-$(PY) bench/queries.py
+	-$(PY) bench/throughput.py --duration 3
+	-$(PY) bench/page_weight.py
+	-$(PY) bench/soak.py --duration 10
+
+# The full soak: 50 tables, 200 watchers, one minute.
+bench-soak: install
+	$(PY) bench/soak.py --duration 60
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis staticfiles test-db.sqlite3

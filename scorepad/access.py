@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
-from .models import Group, Membership, Session
+from .models import Group, Membership, Player, Session
 
 READ = "read"
 WRITE = "write"
@@ -23,6 +24,10 @@ _ALLOWED = {
     WRITE: {Membership.Role.EDITOR, Membership.Role.OWNER},
     MANAGE: {Membership.Role.OWNER},
 }
+
+
+#: Roles that record and correct deals.
+WRITERS = frozenset(_ALLOWED[WRITE])
 
 
 def _role(user: Any, group_id: int) -> str | None:
@@ -67,6 +72,30 @@ def session_for(user: Any, session_id: object, need: str = READ) -> Session:
     return session
 
 
+def poll_for(user: Any, session_id: object, need: str = READ) -> tuple[int, str]:
+    """What a polling scoreboard needs before it knows whether anything changed: the
+    session's version and the user's role, in one small query (the session row with its
+    state is loaded only when the answer is not a 304). Same 404/403 as session_for."""
+    version, role, _group = poll_row(user, session_id, need)
+    return version, role
+
+
+def poll_row(user: Any, session_id: object, need: str = READ) -> tuple[int, str, int]:
+    """poll_for with the session's group id: (version, role, group id), one query."""
+    pk = _pk(session_id)
+    role = Membership.objects.filter(
+        group_id=OuterRef("group_id"), user_id=getattr(user, "pk", None)
+    ).values("role")[:1]
+    row = (
+        Session.objects.filter(pk=pk).annotate(role=Subquery(role))
+        .values_list("version", "role", "group_id").first()
+    )
+    if row is None or not getattr(user, "is_authenticated", False):
+        raise Http404
+    _check(row[1], need)
+    return int(row[0]), str(row[1]), int(row[2])
+
+
 def role_in(user: Any, group: Group) -> str | None:
     return _role(user, group.pk)
 
@@ -75,3 +104,22 @@ def visible_groups(user: Any) -> Any:
     if not getattr(user, "is_authenticated", False):
         return Group.objects.none()
     return Group.objects.filter(memberships__user=user).order_by("name", "pk")
+
+
+def check_link(user: Any, player: Player, target: Any | None) -> None:
+    """May ``user`` link ``player`` to the account ``target`` (None: unlink it)?
+
+    Editors and owners may link any player of their group to any member, or unlink any.
+    A viewer may say only "this is me" of a player nobody is linked to, and undo only
+    their own link. Non-members get 404, everything else refused 403.
+    """
+    role = _role(user, player.group_id)
+    _check(role, READ)
+    if role in _ALLOWED[WRITE]:
+        return
+    own = player.user_id is not None and player.user_id == user.pk
+    if target is None and own:
+        return
+    if target is not None and target.pk == user.pk and player.user_id in (None, user.pk):
+        return
+    raise PermissionDenied

@@ -7,3 +7,8 @@ class ScorepadConfig(AppConfig):
     name = "scorepad"
     verbose_name = "Schreiber scorepad"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import fastpoll
+
+        fastpoll.connect()

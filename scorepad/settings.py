@@ -4,6 +4,8 @@ DATABASE_URL          default: SQLite file db.sqlite3 in the project folder
 DJANGO_DEBUG          "1"/"true" to debug (default off)
 DJANGO_SECRET_KEY     required when not debugging
 DJANGO_ALLOWED_HOSTS  comma-separated (default: localhost names)
+SCHREIBER_CACHE_URL   redis://host:port/db, shared by all workers (default: memory per process)
+SCHREIBER_ONE_PROCESS "1": the deployment is one process (default: on when debugging)
 """
 
 from __future__ import annotations
@@ -64,6 +66,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "scorepad.middleware.BodyLimitMiddleware",
+    # Pages compress ~4× (bench/page_weight.py); Django pads compressed answers against
+    # BREACH. Static files come precompressed from whitenoise and are left alone.
+    "scorepad.middleware.PageGZipMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -115,6 +121,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 
+# --- cache ----------------------------------------------------------------------------
+# Rendered scoreboards are cached under keys naming the session's version
+# (scorepad/conditional.py): never stale, correct per process. The fast poll
+# (scorepad/fastpoll.py) also keeps each session's version and the access generations in
+# the cache, and those must be seen by every process: SCHREIBER_CACHE_URL (Redis) shares
+# the cache between workers and app servers. Without it each process has its own memory
+# cache, and polls read the version from the database unless SCHREIBER_ONE_PROCESS says
+# this whole deployment is one process (runserver, the tests).
+CACHE_URL = (os.environ.get("SCHREIBER_CACHE_URL") or os.environ.get("DJANGO_REDIS_URL")
+             or "").strip()
+if CACHE_URL:
+    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured("SCHREIBER_CACHE_URL must be a redis:// URL")
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": CACHE_URL, "KEY_PREFIX": "schreiber"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                          "LOCATION": "schreiber", "OPTIONS": {"MAX_ENTRIES": 2000}}}
+#: May polls trust versions and access generations kept in the cache? Only when every
+#: process sees the same cache: a shared one, or a deployment of one process.
+SCHREIBER_CACHE_SHARED = bool(CACHE_URL) or _flag("SCHREIBER_ONE_PROCESS", DEBUG)
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -133,7 +162,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- language -----------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("hu", "Magyar")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "Europe/Vienna"
@@ -185,7 +214,14 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- security ---------------------------------------------------------------------
+# The largest request body (a deal is < 2 KB): larger API requests answer 413 in JSON
+# (scorepad.middleware); the reverse proxy should cut off at the same size (docs/deploy.md).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+#: Export files larger than this are refused by the import endpoints and the upload form.
+try:
+    SCHREIBER_IMPORT_MAX_BYTES = int(os.environ.get("SCHREIBER_IMPORT_MAX_BYTES") or 5 << 20)
+except ValueError:
+    raise ImproperlyConfigured("SCHREIBER_IMPORT_MAX_BYTES must be a number of bytes") from None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
@@ -214,7 +250,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "scorepad.views.locked_out"
 if not DEBUG:
     SECURE_SSL_REDIRECT = _flag("DJANGO_SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^ping$"]
     if _flag("DJANGO_BEHIND_PROXY"):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = 31_536_000

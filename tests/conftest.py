@@ -30,6 +30,25 @@ def _test_settings(request: pytest.FixtureRequest) -> None:
     settings = request.getfixturevalue("settings")
     # Real password hashing costs ~0.3 s a user; tests create hundreds.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Rendered scoreboards are cached by session id and version; rolled-back test
+    # databases reuse both, so every test starts with an empty cache.
+    from django.core.cache import cache
+
+    cache.clear()
+    from scorepad import conditional, fastpoll
+
+    conditional._bodies.clear()  # what each process keeps beside a shared cache
+    fastpoll._local.clear()
+    fastpoll._verified.clear()
+    # The fast poll's cache follows writes after their commit; a test inside one
+    # rolled-back transaction never commits, so there it follows at once. Tests on a
+    # transactional database keep the real on_commit.
+    marker = request.node.get_closest_marker("django_db")
+    transactional = "transactional_db" in request.fixturenames or bool(
+        marker and marker.kwargs.get("transaction"))
+    if not transactional:
+        request.getfixturevalue("monkeypatch").setattr(fastpoll, "after_commit",
+                                                       lambda fn: fn())
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

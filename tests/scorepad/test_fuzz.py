@@ -46,7 +46,34 @@ def test_the_referee_api_never_fails_and_keeps_its_schema(case, db):
     assert response.status_code < 500
 
 
-SCOREPAD = schema.include(path_regex=r"^/api/v1/(groups|sessions)")
+SCOREPAD = schema.include(path_regex=r"^/api/v1/(groups|sessions|players|me)/")
+ACCOUNTS_AND_WATCH = schema.include(path_regex=r"^/api/v1/(auth|watch)/")
+COVERED = (r"^/api/v1/(rules|referee/)", r"^/api/v1/(groups|sessions|players|me)/",
+           r"^/api/v1/(auth|watch)/")
+
+
+def test_every_endpoint_of_the_schema_is_fuzzed(client):
+    import re
+
+    paths = client.get("/api/v1/schema/?format=json").json()["paths"]
+    assert paths
+    missed = [p for p in paths if not any(re.search(rx, p) for rx in COVERED)]
+    assert missed == []
+
+
+def test_every_operation_declares_its_error_answers(client):
+    """Conformance is only meaningful when the schema names the error codes: every
+    operation declares 400 (or takes no input) and, with a path parameter, 404."""
+    paths = client.get("/api/v1/schema/?format=json").json()["paths"]
+    problems = []
+    for path, operations in paths.items():
+        for method, op in operations.items():
+            codes = set(op.get("responses", {}))
+            if method in ("post", "put", "patch") and op.get("requestBody") and "400" not in codes:
+                problems.append(f"{method.upper()} {path}: no 400")
+            if "{" in path and "404" not in codes:
+                problems.append(f"{method.upper()} {path}: no 404")
+    assert problems == []
 
 
 @pytest.fixture
@@ -73,6 +100,31 @@ def token(db):
 def test_the_scorepad_api_never_fails_and_keeps_its_schema(case, token):
     response = case.call_and_validate(
         headers={"Authorization": f"Token {token}"},
+        excluded_checks=[schemathesis.checks.positive_data_acceptance],
+    )
+    assert response.status_code < 500
+
+
+@pytest.fixture
+def watch_token(db):
+    """A session with a watch link, so that fuzzed watch tokens can hit one."""
+    from scorepad import services
+
+    from .factories import group_with, session_at, user
+
+    owner = user("watched")
+    return services.watch_link_create(session=session_at(group_with(owner), owner))
+
+
+@ACCOUNTS_AND_WATCH.parametrize()
+@settings(
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                           HealthCheck.function_scoped_fixture],
+)
+def test_accounts_and_watch_links_never_fail_and_keep_their_schema(case, watch_token):
+    response = case.call_and_validate(
         excluded_checks=[schemathesis.checks.positive_data_acceptance],
     )
     assert response.status_code < 500

@@ -1,0 +1,427 @@
+"""Polls that touch no database in the common case.
+
+A phone polls its scoreboard every 2 s. Django's login costs two queries (the session row
+and the user row) and the version and role one more; with a shared cache a poll needs none:
+
+- **The version in the cache** (``sv:<session id>``): every write that bumps a session's
+  version raises the cached one *after its commit* (a poll never sees a version whose data
+  is not committed). The cache only ever moves up (``_raise_to``: an atomic "max" in
+  Redis, a lock in memory), so a late writer or a poll filling a miss with what it read
+  from the database can never put an older version back. A miss reads the database.
+- **A poll grant in the polled URL** (``?g=``): the page or fragment that embeds the
+  polling was rendered after the full check (login, membership or watch token), and
+  carries a signed, short-lived (``GRANT_SECONDS``) statement of it: session, group, user
+  and role, or session and watch token. A poll with a valid grant needs neither
+  ``request.session`` nor ``request.user``.
+- **Revocation by access generations**: random numbers in the cache per user (``ug:``:
+  logout, password or account change), per group (``gg:``: any membership change) and per
+  watch link (``wg:``: revoked), changed after commit and written into each grant. A grant
+  whose generations differ from the cached ones is ignored: the view falls back to the
+  full check (and a fresh grant comes with the next 200).
+
+What holds (docs/deploy.md §9):
+
+- with a shared cache (``SCHREIBER_CACHE_URL``, or one process): a poll right after a
+  write sees the new version; a removed member, a revoked watch link, a logged-out user
+  lose access on their next poll. Only if the cache cannot be written at a commit (Redis
+  down) may a poll answer the previous version for up to ``VERSION_SECONDS``, and a
+  revoked reader keep reading for up to ``GRANT_SECONDS``.
+- with a cache per process (several workers, no shared cache) the version is read from the
+  database on every poll, with the membership or watch token in the same one query (so
+  removals and revoked links take effect on the next poll); only a logout elsewhere is
+  noticed when the grant expires, after at most ``GRANT_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from django.db import transaction
+from django.db.models import OuterRef, Subquery
+
+log = logging.getLogger(__name__)
+
+SALT = "scorepad.fastpoll"
+#: How long a grant replaces the login check (also the longest a revoked reader can read
+#: when the cache cannot tell, see the module's docstring).
+GRANT_SECONDS = 15 * 60
+#: A cached version is re-read from the database at least this often (a safety net: it is
+#: raised after every commit anyway).
+VERSION_SECONDS = 60
+#: The query parameter that carries the grant.
+PARAM = "g"
+#: Stands for the grant in cached scoreboards (each answer puts in its own).
+MARK = "__pollgrant__"
+
+_lock = threading.Lock()
+_MAX = """
+local cur = redis.call('GET', KEYS[1])
+if (not cur) or (tonumber(cur) or -1) < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+
+def shared() -> bool:
+    """Does every process see this cache (a shared one, or a one-process deployment)?"""
+    return bool(getattr(settings, "SCHREIBER_CACHE_SHARED", False))
+
+
+def _cache() -> Any:
+    return caches["default"]
+
+
+_clients: dict[int, Any] = {}
+
+#: Each process remembers what it read from a shared cache for this long, to answer the
+#: next polls' 304s without a round trip. Less than the 2 s poll interval: a change made
+#: in another process shows at the latest one interval later; an answer with a body
+#: always reads the shared cache first (a phone never gets an older scoreboard back).
+LOCAL_SECONDS = 1.0
+LOCAL_MAX = 20_000
+_local: dict[str, tuple[float, Any]] = {}
+
+
+def _remember(values: dict[str, Any]) -> None:
+    if len(_local) > LOCAL_MAX:
+        _local.clear()
+    until = time.monotonic() + LOCAL_SECONDS
+    for key, value in values.items():
+        _local[key] = (until, value)
+
+
+def _recalled(keys: list[str]) -> dict[str, Any] | None:
+    """All of ``keys`` from this process's memory, or None if any is missing or old."""
+    now, out = time.monotonic(), {}
+    for key in keys:
+        found = _local.get(key)
+        if found is None or found[0] < now:
+            return None
+        out[key] = found[1]
+    return out
+
+
+def forget(key: str) -> None:
+    _local.pop(key, None)
+
+
+def get_many(keys: list[str]) -> dict[str, Any]:
+    """The cache's get_many; on Redis from the primary (a replica may lag behind a write)
+    through one client kept per connection pool (Django makes a new client object per
+    call, a quarter of a poll's time)."""
+    backend = _cache()
+    if not isinstance(backend, RedisCache):
+        return dict(backend.get_many(keys))
+    inner = backend._cache
+    pool = inner._get_connection_pool(True)
+    client = _clients.get(id(pool))
+    if client is None or client.connection_pool is not pool:
+        client = _clients[id(pool)] = inner._client(connection_pool=pool)
+    values = client.mget([backend.make_key(k) for k in keys])
+    return {k: inner._serializer.loads(v) for k, v in zip(keys, values, strict=True)
+            if v is not None}
+
+
+def after_commit(fn: Callable[[], None]) -> None:
+    """Run ``fn`` once the current transaction has committed (at once outside one)."""
+    transaction.on_commit(fn, robust=True)
+
+
+# --- versions -----------------------------------------------------------------------------
+
+
+def _version_key(session_id: int) -> str:
+    return f"sv:{session_id}"
+
+
+def _raise_to(session_id: int, version: int) -> None:
+    """Make the cached version at least ``version`` (never lower it)."""
+    backend, key = _cache(), _version_key(session_id)
+    try:
+        if isinstance(backend, RedisCache):
+            made = backend.make_and_validate_key(key)
+            client = backend._cache.get_client(made, write=True)
+            client.eval(_MAX, 1, made, int(version), VERSION_SECONDS)
+            forget(key)
+        else:
+            with _lock:
+                current = backend.get(key)
+                if current is None or current < version:
+                    backend.set(key, int(version), VERSION_SECONDS)
+    except Exception:  # the cache is a shortcut: polls fall back to the database
+        log.warning("could not cache the version of session %s", session_id, exc_info=True)
+
+
+def publish_version(session_id: int, version: int) -> None:
+    """A write made ``version`` of the session: tell the polls once it is committed."""
+    after_commit(lambda: _raise_to(session_id, version))
+
+
+def publish_versions(rows: Callable[[], Any]) -> None:
+    """After commit, raise the cached versions to ``rows()`` ((id, version) pairs read
+    then from the database): for writes that bump several sessions at once."""
+    def run() -> None:
+        for session_id, version in rows():
+            _raise_to(session_id, version)
+
+    after_commit(run)
+
+
+# --- access generations ---------------------------------------------------------------------
+
+
+def user_key(user_id: object) -> str:
+    return f"ug:{user_id}"
+
+
+def group_key(group_id: object) -> str:
+    return f"gg:{group_id}"
+
+
+def watch_key(session_id: object) -> str:
+    return f"wg:{session_id}"
+
+
+def bump(key: str) -> None:
+    """After commit, give ``key`` a new random generation: grants naming the old one fall
+    back to the full check."""
+    def run() -> None:
+        forget(key)
+        try:
+            _cache().set(key, secrets.token_hex(8), None)
+        except Exception:
+            log.warning("could not change the access generation %s", key, exc_info=True)
+
+    after_commit(run)
+
+
+def _generations(*keys: str) -> list[str] | None:
+    """The current generations (made where missing); None when the cache fails."""
+    backend = _cache()
+    try:
+        got = get_many(list(keys))
+        missing = [k for k in keys if k not in got]
+        for key in missing:  # a new random one: an evicted key never comes back the same
+            backend.add(key, secrets.token_hex(8), None)
+        if missing:
+            got |= backend.get_many(missing)
+        return [str(got[k]) for k in keys]
+    except Exception:
+        log.warning("could not read access generations", exc_info=True)
+        return None
+
+
+# --- grants ---------------------------------------------------------------------------------
+
+
+def token_tag(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:12]
+
+
+def user_grant(session_id: int, group_id: int, user_id: int, role: str) -> str | None:
+    """A grant for a member who has just passed the full check (None: cache unavailable)."""
+    gens = _generations(user_key(user_id), group_key(group_id))
+    if gens is None:
+        return None
+    return signing.dumps(["u", session_id, group_id, user_id, role, *gens], salt=SALT)
+
+
+def watch_grant(session_id: int, token: str) -> str | None:
+    """A grant for a watch link just found valid in the database."""
+    gens = _generations(watch_key(session_id))
+    if gens is None:
+        return None
+    return signing.dumps(["w", session_id, token_tag(token), *gens], salt=SALT)
+
+
+def with_grant(url: str, grant: str | None) -> str:
+    return f"{url}?{PARAM}={grant}" if grant else url
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A poll let through by its grant: the session's version, the role, the grant."""
+
+    session_id: int
+    version: int
+    role: str
+    grant: str
+    recalled: bool = False  # from this process's short memory (good for a 304 only)
+
+
+_verified: dict[str, tuple[int, list[Any]]] = {}
+
+
+def _payload(request: Any) -> tuple[str, list[Any]] | None:
+    """The grant's statement if its signature holds and it has not expired. A process
+    checks each grant's signature once (then only its age): phones poll the same URL."""
+    grant = request.GET.get(PARAM) or ""
+    if not grant or len(grant) > 400:
+        return None
+    known = _verified.get(grant)
+    if known is not None:
+        signed_at, data = known
+        return (grant, data) if time.time() - signed_at <= GRANT_SECONDS else None
+    try:
+        data = signing.loads(grant, salt=SALT, max_age=GRANT_SECONDS)
+        signed_at = signing.b62_decode(grant.rsplit(":", 2)[1])
+    except (signing.BadSignature, ValueError, IndexError):  # tampered or expired
+        return None
+    if not isinstance(data, list) or not data:
+        return None
+    if len(_verified) > LOCAL_MAX:
+        _verified.clear()
+    _verified[grant] = (signed_at, data)
+    return grant, data
+
+
+def _member_row(session_id: int, user_id: int) -> tuple[int, str | None] | None:
+    """(version, role) in one query: the poll of a per-process cache, or a version miss."""
+    from .models import Membership, Session
+
+    role = Membership.objects.filter(group_id=OuterRef("group_id"), user_id=user_id
+                                     ).values("role")[:1]
+    row = (Session.objects.filter(pk=session_id).annotate(role=Subquery(role))
+           .values_list("version", "role").first())
+    return None if row is None else (int(row[0]), row[1])
+
+
+def _cached(keys: list[str], fresh: bool) -> tuple[dict[str, Any], bool] | None:
+    """(values, recalled from this process's memory?) or None when the cache fails."""
+    local = isinstance(_cache(), RedisCache)
+    if local and not fresh:
+        recalled = _recalled(keys)
+        if recalled is not None:
+            return recalled, True
+    try:
+        got = get_many(keys)
+        if local and len(got) == len(keys):
+            _remember(got)
+        return got, False
+    except Exception:
+        log.warning("could not read the poll cache", exc_info=True)
+        return None
+
+
+def check_user(request: Any, session_id: int, fresh: bool = False) -> Pass | None:
+    """The member's poll of ``session_id`` by its grant, or None: do the full check."""
+    found = _payload(request)
+    if found is None:
+        return None
+    grant, data = found
+    try:
+        kind, sid, gid, uid, role, user_gen, group_gen = data
+    except ValueError:
+        return None
+    if kind != "u" or sid != session_id:
+        return None
+    if not shared():
+        row = _member_row(sid, uid)
+        if row is None or row[1] is None:
+            return None
+        return Pass(sid, row[0], row[1], grant)
+    keys = [user_key(uid), group_key(gid), _version_key(sid)]
+    found = _cached(keys, fresh)
+    if found is None:
+        return None
+    got, recalled = found
+    if got.get(keys[0]) != user_gen or got.get(keys[1]) != group_gen:
+        return None
+    version = got.get(keys[2])
+    if version is None:
+        row = _member_row(sid, uid)
+        if row is None or row[1] is None:
+            return None
+        version = row[0]
+        _raise_to(sid, version)
+    return Pass(sid, int(version), str(role), grant, recalled)
+
+
+def check_watch(request: Any, token: str, fresh: bool = False) -> Pass | None:
+    """The poll of a watch link by its grant, or None: do the full check."""
+    from .models import Session
+
+    found = _payload(request)
+    if found is None:
+        return None
+    grant, data = found
+    try:
+        kind, sid, tag, watch_gen = data
+    except ValueError:
+        return None
+    if kind != "w" or not isinstance(sid, int) or tag != token_tag(token):
+        return None
+    version, recalled = None, False
+    if shared():
+        keys = [watch_key(sid), _version_key(sid)]
+        found = _cached(keys, fresh)
+        if found is None:
+            return None
+        got, recalled = found
+        if got.get(keys[0]) != watch_gen:
+            return None
+        version = got.get(keys[1])
+    if version is None:
+        row = Session.objects.filter(pk=sid, watch_token=token).values_list("version").first()
+        if row is None:
+            return None
+        version = int(row[0])
+        if shared():
+            _raise_to(sid, version)
+    return Pass(sid, int(version), "", grant, recalled)
+
+
+def fill(body: bytes, grant: str | None) -> bytes:
+    """A cached scoreboard with this answer's grant in its polled URL."""
+    if grant:
+        return body.replace(MARK.encode(), grant.encode())
+    return body.replace(f"?{PARAM}={MARK}".encode(), b"")
+
+
+# --- who changed what ---------------------------------------------------------------------
+
+
+def connect() -> None:
+    """Access generations follow memberships, accounts and logouts (apps.ready)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.signals import user_logged_out
+    from django.db.models.signals import post_delete, post_save
+
+    from .models import Membership
+
+    def membership_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+        bump(group_key(instance.group_id))
+
+    def account_changed(sender: Any, instance: Any, update_fields: Any = None,
+                        **kwargs: Any) -> None:
+        if update_fields is not None and set(update_fields) <= {"last_login"}:
+            return  # a login elsewhere changes nothing for this device
+        bump(user_key(instance.pk))
+
+    def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+        if user is not None:
+            bump(user_key(user.pk))
+
+    post_save.connect(membership_changed, sender=Membership, weak=False,
+                      dispatch_uid="fastpoll-membership-save")
+    post_delete.connect(membership_changed, sender=Membership, weak=False,
+                        dispatch_uid="fastpoll-membership-delete")
+    user_model = get_user_model()
+    post_save.connect(account_changed, sender=user_model, weak=False,
+                      dispatch_uid="fastpoll-user-save")
+    post_delete.connect(account_changed, sender=user_model, weak=False,
+                        dispatch_uid="fastpoll-user-delete")
+    user_logged_out.connect(logged_out, weak=False, dispatch_uid="fastpoll-logout")

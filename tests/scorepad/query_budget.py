@@ -1,0 +1,168 @@
+"""The database queries each page and endpoint may make: asserted by
+tests/scorepad/test_query_counts.py, printed by bench/queries.py.
+
+A budget is the exact count for a logged-in owner of a Mulatschak session (HTML pages by
+session cookie, the API by token). It must not depend on the number of deals.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str
+    method: str
+    path: str  # formatted with sid, last, token, group, player
+    budget: int
+    body: Any = None
+    api: bool = False
+    etag: bool = False  # send If-None-Match with the current ETag (expect 304)
+    warm: bool = False  # ask once before (the answer is cached)
+    status: int = 200
+
+
+CALLS = [
+    # pages
+    Call("dashboard", "get", "/", 4),
+    Call("groups", "get", "/groups/", 3),
+    Call("group", "get", "/groups/{group}/", 10),
+    Call("session list", "get", "/sessions/", 3),
+    Call("start a session", "get", "/sessions/new/", 8),
+    Call("session page", "get", "/sessions/{sid}/", 8),
+    Call("scoreboard fragment", "get", "/sessions/{sid}/board", 6),
+    Call("scoreboard fragment 304", "get", "/sessions/{sid}/board", 3, etag=True, status=304),
+    # polled with the grant of the page (scorepad/fastpoll.py): no login, no query
+    Call("scoreboard poll, cached", "get", "/sessions/{sid}/board?g={grant}", 0, warm=True),
+    Call("scoreboard poll 304", "get", "/sessions/{sid}/board?g={grant}", 0, etag=True,
+         status=304),
+    Call("deal form check", "post", "/sessions/{sid}/check", 9,
+         body={"kind": "played", "declarer": "0", "bid": "2", "trump": "acorns"}),
+    Call("deal form freshness poll", "get", "/sessions/{sid}/fresh?number={next}", 5,
+         status=204),
+    Call("edit a deal", "get", "/sessions/{sid}/deals/{last}/edit", 9),
+    Call("delete a deal (confirm)", "get", "/sessions/{sid}/deals/{last}/delete", 6),
+    Call("history page", "get", "/sessions/{sid}/history", 6),
+    Call("settlement page", "get", "/sessions/{sid}/settlement", 5),
+    Call("watch page", "get", "/watch/{token}/", 5),
+    Call("watch board", "get", "/watch/{token}/board", 4),
+    Call("watch board 304", "get", "/watch/{token}/board", 1, etag=True, status=304),
+    Call("watch poll, cached", "get", "/watch/{token}/board?g={wgrant}", 0, warm=True),
+    Call("watch poll 304", "get", "/watch/{token}/board?g={wgrant}", 0, etag=True,
+         status=304),
+    # API
+    Call("API rules", "get", "/api/v1/rules", 0, api=True),
+    Call("API groups", "get", "/api/v1/groups/", 2, api=True),
+    Call("API players", "get", "/api/v1/groups/{group}/players/", 4, api=True),
+    Call("API members", "get", "/api/v1/groups/{group}/members/", 4, api=True),
+    Call("API sessions", "get", "/api/v1/sessions/", 4, api=True),
+    Call("API session", "get", "/api/v1/sessions/{sid}/", 4, api=True),
+    Call("API deals (all)", "get", "/api/v1/sessions/{sid}/deals/", 5, api=True),
+    Call("API deal", "get", "/api/v1/sessions/{sid}/deals/{last}/", 5, api=True),
+    Call("API scoreboard", "get", "/api/v1/sessions/{sid}/scoreboard", 5, api=True),
+    Call("API scoreboard 304", "get", "/api/v1/sessions/{sid}/scoreboard", 2, api=True,
+         etag=True, status=304),
+    Call("API history", "get", "/api/v1/sessions/{sid}/history", 5, api=True),
+    Call("API settlement", "get", "/api/v1/sessions/{sid}/settlement", 4, api=True),
+    Call("API watch scoreboard", "get", "/api/v1/watch/{token}/scoreboard", 3, api=True),
+    Call("API deal POST", "post", "/api/v1/sessions/{sid}/deals/", 14, api=True,
+         body={"kind": "passed"}, status=201),
+    Call("API deal PUT (replays)", "put", "/api/v1/sessions/{sid}/deals/{last}/", 17,
+         api=True, body={"kind": "played", "declarer": "Dominik", "bid": 2, "trump": "leaves",
+                        "tricks": {"Anna": 1, "Bert": 1, "Cilli": 1, "Dominik": 2}}),
+    Call("API deal DELETE (replays)", "delete", "/api/v1/sessions/{sid}/deals/{last}/", 14,
+         api=True),
+    Call("API start a session", "post", "/api/v1/sessions/", 10, api=True,
+         body={"group": "{group}", "seats": SEATS}, status=201),
+    Call("API close a session", "patch", "/api/v1/sessions/{sid}/", 6, api=True,
+         body={"status": "closed"}),
+    Call("API new group", "post", "/api/v1/groups/", 5, api=True, body={"name": "G2"},
+         status=201),
+    Call("API add a player", "post", "/api/v1/groups/{group}/players/", 7, api=True,
+         body={"name": "Zora"}, status=201),
+    Call("API watch link", "post", "/api/v1/sessions/{sid}/watch-link", 6, api=True),
+    Call("API revoke the watch link", "delete", "/api/v1/sessions/{sid}/watch-link", 4,
+         api=True, status=204),
+    Call("API referee deal", "post", "/api/v1/referee/mulatschak/deal", 0, api=True,
+         body={"rules": "salzburg", "players": SEATS, "dealer": "Dominik",
+               "deal": {"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+                        "tricks": {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}}}),
+    Call("record a deal (form)", "post", "/sessions/{sid}/deals/new", 15,
+         body={"kind": "passed"}, status=302),
+    Call("delete a deal (form)", "post", "/sessions/{sid}/deals/{last}/delete", 13,
+         status=302),
+    Call("close the session (form)", "post", "/sessions/{sid}/status", 6,
+         body={"status": "closed"}, status=302),
+    Call("make a watch link (form)", "post", "/sessions/{sid}/watch-link", 7, status=302),
+    Call("add a player (form)", "post", "/groups/{group}/", 8, body={"name": "Zora"},
+         status=302),
+]
+
+
+def measure(client: Any, api: Any, call: Call, ids: dict[str, Any]) -> tuple[int, int]:
+    """(queries, status) of one call; ``client`` is logged in, ``api`` sends the token."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    who = api if call.api else client
+    path = call.path.format(**ids)
+    extra: dict[str, Any] = {}
+    if call.warm:
+        getattr(who, call.method)(path)
+    if call.etag:
+        extra["HTTP_IF_NONE_MATCH"] = getattr(who, call.method)(path)["ETag"]
+    if call.body is not None:
+        body = {k: (v.format(**ids) if isinstance(v, str) and "{" in v else v)
+                for k, v in call.body.items()}
+        if "group" in body:
+            body["group"] = int(body["group"])
+        call = Call(**{**call.__dict__, "body": body})
+        if call.api:
+            extra |= {"data": json.dumps(call.body), "content_type": "application/json"}
+        else:
+            extra["data"] = call.body
+    elif call.method in ("post", "delete"):
+        extra["data"] = {} if not call.api else None
+        extra = {k: v for k, v in extra.items() if v is not None}
+    with CaptureQueriesContext(connection) as ctx:
+        response = getattr(who, call.method)(path, **extra)
+    return len(ctx.captured_queries), response.status_code
+
+
+def setup(deals: int) -> tuple[Any, Any, dict[str, Any]]:
+    """An owner with a Mulatschak session of ``deals`` passed deals and a watch link; a
+    logged-in browser client and an API client."""
+    import secrets
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from rest_framework.authtoken.models import Token
+
+    from scorepad import fastpoll, services
+
+    owner = get_user_model().objects.create_user(
+        username=f"bench-q-{deals}-{secrets.token_hex(4)}", password="pw-12345678")
+    group = services.group_create(user=owner, name="Stammtisch")
+    session = services.session_start(group=group, user=owner, preset="salzburg",
+                                     overrides=None, seats=SEATS, dealer="Dominik")
+    names = services.Names.of(session)
+    for i in range(deals):
+        declarer = SEATS[i % 4]
+        deal = ({"kind": "played", "declarer": declarer, "bid": 2, "trump": "acorns",
+                 "tricks": {p: 2 if p == declarer else 1 for p in SEATS}}
+                if i < 4 else {"kind": "passed"})
+        services.deal_record(session=session, user=owner, data=names.deal_ids(deal))
+    token = services.watch_link_create(session=session)
+    client = Client()
+    client.force_login(owner, backend="django.contrib.auth.backends.ModelBackend")
+    api = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=owner).key}")
+    ids = {"sid": session.pk, "last": deals, "next": deals + 1, "token": token,
+           "group": group.pk, "player": group.players.first().pk,
+           "grant": fastpoll.user_grant(session.pk, group.pk, owner.pk, "owner"),
+           "wgrant": fastpoll.watch_grant(session.pk, token)}
+    return client, api, ids
