@@ -39,6 +39,7 @@ from referee.session import (
 )
 from referee.violations import RuleError, Violation
 
+from . import fastpoll
 from .models import (
     Deal,
     DealEvent,
@@ -132,10 +133,42 @@ def player_rename(*, player: Player, name: str) -> Player:
     try:
         with transaction.atomic():
             Player.objects.filter(pk=player.pk).update(name=cleaned)
+            # Scoreboards show names: their ETags must change too.
+            Session.objects.filter(seats__player=player).update(version=F("version") + 1)
+            fastpoll.publish_versions(lambda: Session.objects.filter(
+                seats__player=player).values_list("pk", "version").distinct())
     except IntegrityError as e:
         raise InputError("name", "is already on the roster", "name_taken", name=cleaned) from e
     player.name = cleaned
     return player
+
+
+def player_link(*, player: Player, user: Any | None) -> Player:
+    """Link the roster player to a member's account ("this is me"), or unlink it (None).
+
+    An account stands behind at most one player of a group (the database says so too);
+    who may link whom is asked first (``access.check_link``).
+    """
+    if user is not None:
+        if not Membership.objects.filter(group_id=player.group_id, user=user).exists():
+            raise InputError("user", "is not a member of this group", "not_member")
+        other = (Player.objects.filter(group_id=player.group_id, user=user)
+                 .exclude(pk=player.pk).first())
+        if other is not None:
+            raise _already_linked(user, other.name)
+    try:
+        with transaction.atomic():
+            Player.objects.filter(pk=player.pk).update(user=user)
+    except IntegrityError as e:  # a concurrent link of the same account
+        raise _already_linked(user, "?") from e
+    player.user = user
+    return player
+
+
+def _already_linked(user: Any, name: str) -> InputError:
+    username = user.get_username()
+    return InputError("user", f"{username} is already {name} in this group",
+                      "already_linked", username=username, name=name)
 
 
 def _roster_players(group: Group, names: Sequence[str], field: str) -> list[Player]:
@@ -179,6 +212,8 @@ def member_remove(*, group: Group, user: Any) -> None:
         if current.role == Membership.Role.OWNER:
             _keep_an_owner(group, user)
         current.delete()
+        # Whoever leaves a group takes their name with them: no statistics follow.
+        Player.objects.filter(group=group, user=user).update(user=None)
 
 
 def _keep_an_owner(group: Group, leaving: Any) -> None:
@@ -289,6 +324,7 @@ def session_set_status(*, session: Session, status: str) -> Session:
         status=status, closed_at=closed_at, version=F("version") + 1
     )
     session.refresh_from_db()
+    fastpoll.publish_version(session.pk, session.version)
     return session
 
 
@@ -447,6 +483,7 @@ def _bump(session: Session, state: dict[str, Any]) -> None:
         raise Conflict("session_changed")
     session.version += 1
     session.state = state
+    fastpoll.publish_version(session.pk, session.version)
 
 
 def _log(session: Session, number: int, action: str, before: Any, after: Any, user: Any) -> None:
@@ -459,7 +496,9 @@ def _log(session: Session, number: int, action: str, before: Any, after: Any, us
 
 def scoreboard_etag(session: Session, *parts: str) -> str:
     """Changes whenever anything on the scoreboard can (every write bumps the version)."""
-    return '"' + "-".join([f"s{session.pk}", f"v{session.version}", *parts]) + '"'
+    from .conditional import etag_for
+
+    return etag_for(session.pk, session.version, *parts)
 
 
 def next_number(session: Session) -> int:
@@ -504,7 +543,7 @@ def deal_record(
 def deal_preview(*, session: Session, data: Mapping[str, Any]) -> DealResult:
     """What the next deal would do (``data`` with player ids), without saving anything."""
     rules = session_rules(session)
-    state = state_from_json(session.state)
+    state = state_from_json({**session.state, "games": []})
     return score_deal(table_for(rules, seat_ids(session), state), deal_from_dict(data))
 
 
@@ -525,19 +564,34 @@ def _replay_all(
     """Replay the session with some deals changed (None: deleted); refuse if any deal,
     there or later, breaks a rule where it then stands."""
     game = game_of(session)
-    seats = seat_ids(session)
-    state = game.start(session, seats)
+    run = game.runner(session, seat_ids(session))
     out: list[tuple[Deal, dict[str, Any]]] = []
     for row in deals:
         data = changed.get(row.number, row.data)
         if data is None:
             continue
         try:
-            result, state = game.apply(session, seats, state, data)
+            result = run.apply(data)
         except RulesBroken as e:
             raise RulesBroken(e.violations, row.number) from e
         out.append((row, result))
-    return out, state
+    return out, run.state()
+
+
+class _JsonRunner:
+    """Replays deals through a game's ``apply`` on JSON states (small for Mura and Müller
+    Matz, whose states do not grow)."""
+
+    def __init__(self, game: Any, session: Session, seats: Sequence[str]) -> None:
+        self.game, self.session, self.seats = game, session, seats
+        self._state = game.start(session, seats)
+
+    def apply(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        result, self._state = self.game.apply(self.session, self.seats, self._state, data)
+        return dict(result)
+
+    def state(self) -> dict[str, Any]:
+        return dict(self._state)
 
 
 def _save_replay(
@@ -630,6 +684,7 @@ def watch_link_create(*, session: Session) -> str:
 def watch_link_revoke(*, session: Session) -> None:
     Session.objects.filter(pk=session.pk).update(watch_token=None)
     session.watch_token = None
+    fastpoll.bump(fastpoll.watch_key(session.pk))
 
 
 def session_by_watch_token(token: str) -> Session:
@@ -637,6 +692,15 @@ def session_by_watch_token(token: str) -> Session:
     if not token or len(token) > 64:
         raise Session.DoesNotExist
     return Session.objects.select_related("group").get(watch_token=token)
+
+
+def watch_version(token: str) -> tuple[int, int] | None:
+    """(session id, version) of a watch link's session in one small query; None for
+    unknown or revoked tokens (a polled watch board needs no more before its 304)."""
+    if not token or len(token) > 64:
+        return None
+    row = Session.objects.filter(watch_token=token).values_list("pk", "version").first()
+    return None if row is None else (int(row[0]), int(row[1]))
 
 
 def invite_create(*, group: Group, user: Any, role: str, days: int = INVITE_DAYS) -> Invite:
@@ -732,8 +796,32 @@ def once(*, user: Any, key: str, print_: str, run: Callable[[], Answer]) -> Answ
 # --- games: how each family turns a recorded deal into a new state --------------------------
 
 
+class _MulatschakRunner:
+    """Replays Mulatschak deals on the referee's own state, converting to JSON only at the
+    end: the state lists every finished game, so a JSON round trip per deal would make a
+    correction cost grow with the square of the session's length."""
+
+    def __init__(self, session: Session, seats: Sequence[str]) -> None:
+        self.rules, self.seats = session_rules(session), seats
+        self._state = start(self.rules, seats, str(session.first_dealer_id))
+
+    def apply(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            outcome, self._state = apply(self.rules, self.seats, self._state,
+                                         deal_from_dict(data))
+        except IllegalDeal as e:
+            raise RulesBroken(e.violations) from e
+        return outcome_to_json(outcome)
+
+    def state(self) -> dict[str, Any]:
+        return state_to_json(self._state)
+
+
 class MulatschakGame:
     """Deals as in RULES.md §2; the state is referee.session's SessionState as JSON."""
+
+    def runner(self, session: Session, seats: Sequence[str]) -> _MulatschakRunner:
+        return _MulatschakRunner(session, seats)
 
     def normalize(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return deal_to_dict(deal_from_dict(data))
@@ -748,16 +836,24 @@ class MulatschakGame:
         self, session: Session, seats: Sequence[str], state: Mapping[str, Any],
         data: Mapping[str, Any],
     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        # The finished games only ever get appended to: keep them out of the round trip,
+        # so that recording a deal costs the same however many games the session has.
+        games = list(state.get("games", []))
         try:
-            outcome, new = apply(session_rules(session), seats, state_from_json(state),
-                                 deal_from_dict(data))
+            outcome, new = apply(session_rules(session), seats,
+                                 state_from_json({**state, "games": []}), deal_from_dict(data))
         except IllegalDeal as e:
             raise RulesBroken(e.violations) from e
-        return outcome_to_json(outcome), state_to_json(new)
+        new_json = state_to_json(new)
+        new_json["games"] = games + new_json["games"]
+        return outcome_to_json(outcome), new_json
 
 
 class MuraGame:
     """A deal is ``{"tricks", "figures"}`` or ``{"trick_cards"}`` (RULES.md §3)."""
+
+    def runner(self, session: Session, seats: Sequence[str]) -> _JsonRunner:
+        return _JsonRunner(self, session, seats)
 
     def normalize(self, data: Mapping[str, Any]) -> dict[str, Any]:
         if data.get("trick_cards") is not None:
@@ -798,6 +894,9 @@ def _mura_json(state: tally.MuraState) -> dict[str, Any]:
 
 class MatzGame:
     """A game is ``{"finish_order": [...]}`` or ``{"loser": player}`` (RULES.md §4)."""
+
+    def runner(self, session: Session, seats: Sequence[str]) -> _JsonRunner:
+        return _JsonRunner(self, session, seats)
 
     def normalize(self, data: Mapping[str, Any]) -> dict[str, Any]:
         if data.get("finish_order") is not None:
@@ -851,7 +950,7 @@ def scoreboard(session: Session, names: Names | None = None) -> dict[str, Any]:
     if session.game == Session.Game.MULLER_MATZ:
         return _matz_board(session, names)
     rules = session_rules(session)
-    state = state_from_json(session.state)
+    state = state_from_json({**session.state, "games": []})  # the games are read as JSON
     multiplier, factors = pending_multiplier(rules, state)
     order = list(names.by_id)
     board = {
@@ -864,11 +963,11 @@ def scoreboard(session: Session, names: Names | None = None) -> dict[str, Any]:
         "winners": [names.to_name(p) for p in state.winners],
         "games": [
             {
-                "number": g.number,
-                "final_scores": {names.to_name(p): g.final_scores[p] for p in order},
-                "winners": [names.to_name(p) for p in g.winners],
+                "number": g["number"],
+                "final_scores": {names.to_name(p): g["final_scores"][p] for p in order},
+                "winners": [names.to_name(p) for p in g["winners"]],
             }
-            for g in state.games
+            for g in session.state.get("games", [])
         ],
         "deals": state.deals,
     }

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.urls import include, path
 
-from . import game_views, views
+from . import game_views, look_views, views
 
 pages = [
     path("", views.home, name="home"),
@@ -31,6 +31,13 @@ pages = [
     path("sessions/<int:session_id>/beat", login_required(game_views.beat), name="beat"),
     path("watch/<str:token>/", views.watch, name="watch"),
     path("watch/<str:token>/board", views.watch_board, name="watch_board"),
+    path("groups/<int:group_id>/sessions/", look_views.group_sessions, name="group_sessions"),
+    path("groups/<int:group_id>/stats/", look_views.group_stats, name="group_stats"),
+    path("players/<int:player_id>/", look_views.player_page, name="player"),
+    path("players/<int:player_id>/link", look_views.player_link, name="player_link"),
+    path("me/stats/", look_views.my_stats, name="my_stats"),
+    path("sessions/<int:session_id>/sheet", look_views.session_sheet, name="sheet"),
+    path("groups/<int:group_id>/import", views.group_import, name="group_import"),
     path("groups/<int:group_id>/invites", views.invite_new, name="invite_new"),
     path("join/<str:token>/", views.join, name="join"),
 ]
@@ -38,6 +45,7 @@ pages = [
 urlpatterns = [
     path("", include((pages, "scorepad"))),
     path("healthz", views.healthz, name="healthz"),
+    path("ping", views.ping, name="ping"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
          name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -46,5 +54,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+handler400 = "scorepad.views.bad_request"
 handler404 = "scorepad.views.not_found"
 handler500 = "scorepad.views.server_error"

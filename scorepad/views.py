@@ -13,22 +13,36 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db import connection
 from django.db.utils import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.defaults import bad_request as django_bad_request
 from django.views.defaults import page_not_found
 from django.views.defaults import server_error as django_server_error
 
 from referee.rules import PARAMETER_NAMES, PRESETS
 
-from . import game_views, services
-from .access import MANAGE, READ, WRITE, group_for, role_in, session_for, visible_groups
-from .conditional import conditional, not_modified
+from . import exchange, fastpoll, game_views, services
+from .access import (
+    MANAGE,
+    READ,
+    WRITE,
+    WRITERS,
+    _pk,
+    group_for,
+    poll_row,
+    role_in,
+    session_for,
+    visible_groups,
+)
+from .conditional import client_has, etag_for, polled
 from .forms import MAX_SEATS, TRUMPS, DealEntry, GroupForm, PlayerForm, SessionForm, SignupForm
 from .messages import (
     FACTOR_LABELS,
@@ -75,6 +89,20 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return page_not_found(request, exception or Http404())
 
 
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400 from Django itself (e.g. a body over the size limit sent without a length):
+    JSON under /api/, the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        from django.core.exceptions import RequestDataTooBig
+
+        from .middleware import too_large_message
+
+        message = (too_large_message() if isinstance(exception, RequestDataTooBig)
+                   else _("Bad request."))
+        return JsonResponse({"detail": message}, status=400)
+    return django_bad_request(request, exception or Exception())
+
+
 def locked_out(request: HttpRequest, original_response: Any = None,
                credentials: Any = None) -> HttpResponse:
     """Too many wrong passwords for this username from this address: try again later."""
@@ -88,6 +116,14 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": _("Server error.")}, status=500)
     return django_server_error(request)
+
+
+@never_cache
+@require_GET
+def ping(request: HttpRequest) -> HttpResponse:
+    """The cheapest answer through the whole middleware stack, no database: the yardstick
+    the benchmarks compare real pages with (bench/throughput.py)."""
+    return HttpResponse("ok", content_type="text/plain")
 
 
 @never_cache
@@ -151,10 +187,16 @@ def group(request: HttpRequest, group_id: int) -> HttpResponse:
             form.add_error("name", input_error_message(e))
         else:
             return redirect("scorepad:group", group_id=the_group.pk)
+    return _render_group(request, the_group, form)
+
+
+def _render_group(request: HttpRequest, the_group: Any, form: PlayerForm,
+                  import_problems: list[dict[str, str]] | None = None) -> HttpResponse:
     return render(
         request,
         "scorepad/group.html",
         {
+            "import_problems": import_problems,
             "group": the_group,
             "players": the_group.players.order_by("name"),
             "members": the_group.memberships.select_related("user").order_by("user__username"),
@@ -171,6 +213,35 @@ def group(request: HttpRequest, group_id: int) -> HttpResponse:
             "roles": Membership.Role.choices,
         },
     )
+
+
+@login_required
+@require_POST
+def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
+    """An uploaded export file (a session, or a whole group) into this group."""
+    the_group = group_for(request.user, group_id, WRITE)
+    upload = request.FILES.get("file")
+    problems: list[dict[str, str]] = []
+    if upload is None:
+        problems = [{"path": "", "message": _("Choose an export file to import.")}]
+    else:
+        try:
+            if upload.size is not None and upload.size > exchange.MAX_BYTES:
+                raise exchange.too_large()
+            data = exchange.read_file(upload.read(exchange.MAX_BYTES + 1))
+            if exchange.sniff_kind(data) == "group":
+                count = len(exchange.group_import(group=the_group, data=data))
+            else:
+                exchange.session_import(group=the_group, data=data)
+                count = 1
+        except exchange.ImportRejected as e:
+            problems = [p.as_dict() for p in e.problems]
+        else:
+            messages.success(request, ngettext("Imported %(count)s session.",
+                                               "Imported %(count)s sessions.", count)
+                             % {"count": count})
+            return redirect("scorepad:group", group_id=the_group.pk)
+    return _render_group(request, the_group, PlayerForm(), problems)
 
 
 # --- sessions -------------------------------------------------------------------------------
@@ -401,15 +472,18 @@ def _render_session(
     request: HttpRequest, session: Session, entry: DealEntry | None = None, status: int = 200
 ) -> HttpResponse:
     if session.game != Session.Game.MULATSCHAK:
+        role = role_in(request.user, session.group)
         return game_views.render_session(request, session, post=None,
-                                         can_write=_can_write(request, session),
-                                         fragment=_htmx_target(request))
+                                         can_write=role in WRITERS,
+                                         fragment=_htmx_target(request),
+                                         board_url=_user_board_url(request, session, role))
     names = services.Names.of(session)
     entry = entry or DealEntry(QueryDict(), list(names.by_id.values()))
-    context = _board_context(session, names) | _entry_context(session, names, entry)
+    role = role_in(request.user, session.group)
+    context = (_board_context(session, names, _user_board_url(request, session, role))
+               | _entry_context(session, names, entry))
     context["next_number"] = services.next_number(session)
-    context["can_write"] = role_in(request.user, session.group) in (
-        Membership.Role.OWNER, Membership.Role.EDITOR)
+    context["can_write"] = role in (Membership.Role.OWNER, Membership.Role.EDITOR)
     if context["can_write"] and session.watch_token:
         url = request.build_absolute_uri(
             reverse("scorepad:watch", kwargs={"token": session.watch_token}))
@@ -421,11 +495,6 @@ def _render_session(
     elif target == "scoreboard":
         template = "scorepad/_scoreboard.html"
     return render(request, template, context, status=status)
-
-
-def _can_write(request: HttpRequest, session: Session) -> bool:
-    return role_in(request.user, session.group) in (Membership.Role.OWNER,
-                                                    Membership.Role.EDITOR)
 
 
 def _htmx_target(request: HttpRequest) -> str | None:
@@ -442,18 +511,56 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     return _render_session(request, session_for(request.user, session_id, READ))
 
 
-@login_required
+def _user_board_url(request: HttpRequest, session: Session, role: str | None) -> str:
+    """The polled scoreboard's URL with a grant for this member (fastpoll)."""
+    url = reverse("scorepad:board", kwargs={"session_id": session.pk})
+    if role is None or not request.user.is_authenticated:
+        return url
+    return fastpoll.with_grant(url, fastpoll.user_grant(session.pk, session.group_id,
+                                                        request.user.pk, str(role)))
+
+
+def _board_parts(request: HttpRequest, role: str) -> tuple[str, ...]:
+    return ("html", request.LANGUAGE_CODE, "w" if role in WRITERS else "r")
+
+
 @require_GET
 def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
-    """The scoreboard alone, for polling phones: 304 when nothing changed."""
-    session = session_for(request.user, session_id, READ)
-    return conditional(
-        request,
-        services.scoreboard_etag(session, "html", request.LANGUAGE_CODE),
-        lambda: render(request, "scorepad/_scoreboard.html",
-                       _board_context(session, services.Names.of(session))),
-        not_modified,
-    )
+    """The scoreboard alone, for polling phones: 304 when nothing changed, each version
+    rendered once (conditional.polled). With a valid grant in the URL and the cache,
+    neither is a database query (fastpoll); else the login and one small query decide,
+    and the answer carries a fresh grant (a 200 even if the client had the version, when
+    its grant was stale: that is how a phone gets a new one)."""
+    pk = _pk(session_id)
+    fast = fastpoll.check_user(request, pk)
+    if fast is not None and fast.recalled and not client_has(
+            request, etag_for(pk, fast.version, *_board_parts(request, fast.role))):
+        fast = fastpoll.check_user(request, pk, fresh=True)  # a body: from the shared cache
+    if fast is not None:
+        version, role, grant = fast.version, fast.role, fast.grant
+    else:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        version, role, group_id = poll_row(request.user, pk, READ)
+        grant = fastpoll.user_grant(pk, group_id, request.user.pk, role)
+    can_write = role in WRITERS
+    parts = _board_parts(request, role)
+
+    def build() -> tuple[str, bytes, str]:
+        session = Session.objects.select_related("group").filter(pk=pk).first()
+        if session is None:
+            raise Http404
+        board_url = fastpoll.with_grant(reverse("scorepad:board", kwargs={"session_id": pk}),
+                                        fastpoll.MARK)
+        context = _board_context(session, services.Names.of(session), board_url)
+        context["can_write"] = can_write
+        response = render(request, "scorepad/_scoreboard.html", context)
+        return etag_for(session.pk, session.version, *parts), response.content, \
+            response["Content-Type"]
+
+    return polled(request, etag_for(pk, version, *parts), build,
+                  force=fast is None and fastpoll.PARAM in request.GET,
+                  finish=lambda body: fastpoll.fill(body, grant))
 
 
 @login_required
@@ -629,13 +736,18 @@ def session_status(request: HttpRequest, session_id: int) -> HttpResponse:
 def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request.user, session_id, READ)
     names = services.Names.of(session)
+    seats = list(names.by_id.values())
     events = []
     for e in DealEvent.objects.filter(session=session).select_related("user"):
+        before = names.deal_names(e.before) if e.before else None
+        after = names.deal_names(e.after) if e.after else None
         events.append(
             {
                 "event": e,
-                "before": names.deal_names(e.before) if e.before else None,
-                "after": names.deal_names(e.after) if e.after else None,
+                "before": before,
+                "after": after,
+                "before_cards": before and game_views.cards_history(seats, before),
+                "after_cards": after and game_views.cards_history(seats, after),
             }
         )
     return render(request, "scorepad/history.html", {"session": session, "events": events})
@@ -689,7 +801,9 @@ def watch(request: HttpRequest, token: str) -> HttpResponse:
     """The live scoreboard for everyone at the table who has the link: read-only, no login."""
     session = _watch_session(token)
     names = services.Names.of(session)
-    context = _board_context(session, names, _watch_board_url(token))
+    board_url = fastpoll.with_grant(_watch_board_url(token),
+                                    fastpoll.watch_grant(session.pk, token))
+    context = _board_context(session, names, board_url)
     return _no_store(render(request, "scorepad/watch.html", context))
 
 
@@ -699,16 +813,32 @@ def _watch_board_url(token: str) -> str:
 
 @require_GET
 def watch_board(request: HttpRequest, token: str) -> HttpResponse:
-    session = _watch_session(token)
-    return conditional(
-        request,
-        services.scoreboard_etag(session, "watch", request.LANGUAGE_CODE),
-        lambda: render(request, "scorepad/_scoreboard.html",
-                       _board_context(session, services.Names.of(session),
-                                      _watch_board_url(token))),
-        not_modified,
-        secret_url=True,
-    )
+    fast = fastpoll.check_watch(request, token)
+    parts = ("watch", request.LANGUAGE_CODE, fastpoll.token_tag(token))
+    if fast is not None and fast.recalled and not client_has(
+            request, etag_for(fast.session_id, fast.version, *parts)):
+        fast = fastpoll.check_watch(request, token, fresh=True)
+    if fast is not None:
+        found, grant = (fast.session_id, fast.version), fast.grant
+    else:
+        found = services.watch_version(token)
+        if found is None:
+            raise Http404
+        grant = fastpoll.watch_grant(found[0], token)
+    # The fragment polls its own URL, which names the token (parts): a new link after a
+    # revoked one must not get the old one's cached render.
+
+    def build() -> tuple[str, bytes, str]:
+        session = _watch_session(token)
+        board_url = fastpoll.with_grant(_watch_board_url(token), fastpoll.MARK)
+        response = render(request, "scorepad/_scoreboard.html",
+                          _board_context(session, services.Names.of(session), board_url))
+        return etag_for(session.pk, session.version, *parts), response.content, \
+            response["Content-Type"]
+
+    return polled(request, etag_for(*found, *parts), build, secret_url=True,
+                  force=fast is None and fastpoll.PARAM in request.GET,
+                  finish=lambda body: fastpoll.fill(body, grant))
 
 
 @login_required

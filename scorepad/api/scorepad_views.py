@@ -24,14 +24,24 @@ from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import services
-from scorepad.access import MANAGE, READ, WRITE, group_for, session_for, visible_groups
-from scorepad.conditional import conditional
+from scorepad import services, stats
+from scorepad.access import (
+    MANAGE,
+    READ,
+    WRITE,
+    check_link,
+    group_for,
+    poll_for,
+    session_for,
+    visible_groups,
+)
+from scorepad.conditional import etag_for, polled
 from scorepad.messages import conflict_message, input_error_message, violation_json
-from scorepad.models import Deal, DealEvent, Membership, Session
+from scorepad.models import Deal, DealEvent, Membership, Player, Session
 
 from . import serializers as s
 from .errors import validation_response
@@ -147,7 +157,10 @@ def register(request: Request) -> Response:
     return Response({"id": user.pk, "username": user.get_username()}, status=201)
 
 
-@extend_schema(request=TokenIn, responses={200: TokenOut, 400: s.ErrorOut},
+@extend_schema(request=TokenIn,
+               responses={200: TokenOut, 400: s.ErrorOut,
+                          429: OpenApiResponse(s.ErrorOut, description="too many wrong "
+                                               "passwords for this username and address")},
                summary="Get the API token for an account")
 @api_view(["POST"])
 @permission_classes([AllowAny])
@@ -184,9 +197,30 @@ class PlayerIn(serializers.Serializer):  # type: ignore[type-arg]
     name = NameField()
 
 
+class PlayerPatchIn(serializers.Serializer):  # type: ignore[type-arg]
+    name = NameField(required=False, help_text="a new name (editors and owners)")
+    user = StrictCharField(
+        required=False, allow_null=True, max_length=150,
+        help_text="the account behind the player: \"me\" (yourself), a member's username "
+                  "(editors and owners), or null to unlink. Viewers may link only "
+                  "themselves to an unlinked player and unlink only themselves.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            raise serializers.ValidationError(_("give a new name, a user, or both"))
+        return attrs
+
+
 class PlayerOut(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
     name = serializers.CharField()
+    user = serializers.CharField(allow_null=True,
+                                 help_text="the linked account's username, if any")
+
+
+def _player_json(player: Player) -> dict[str, Any]:
+    return {"id": player.pk, "name": player.name,
+            "user": None if player.user is None else player.user.get_username()}
 
 
 class MemberIn(serializers.Serializer):  # type: ignore[type-arg]
@@ -245,30 +279,56 @@ def players(request: Request, group_id: int) -> Response:
             player = services.player_add(group=group, name=data.validated_data["name"])
         except services.InputError as e:
             return _input_error(e)
-        return Response({"id": player.pk, "name": player.name}, status=201)
+        return Response(_player_json(player), status=201)
     group = group_for(request.user, group_id, READ)
-    return Response([{"id": p.pk, "name": p.name} for p in group.players.order_by("name")])
+    return Response([_player_json(p)
+                     for p in group.players.select_related("user").order_by("name")])
 
 
 @extend_schema(
     methods=["PATCH"],
-    parameters=[IDEMPOTENCY], request=PlayerIn, responses={200: PlayerOut, **ERRORS_4XX},
-               summary="Rename a player (history keeps pointing at them)")
+    parameters=[IDEMPOTENCY], request=PlayerPatchIn, responses={200: PlayerOut, **ERRORS_4XX},
+    summary="Rename a player (history keeps pointing at them), or link them to an account",
+    description="`{\"user\": \"me\"}` says \"this player is me\", `{\"user\": null}` "
+                "undoes it. An account is at most one player of a group (400 naming "
+                "`user` otherwise); only members can be linked.")
 @api_view(["PATCH"])
 @permission_classes([IsAuthenticated])
 @idempotent
 def player_detail(request: Request, group_id: int, player_id: int) -> Response:
-    group = group_for(request.user, group_id, WRITE)
-    player = group.players.filter(pk=player_id).first()
+    group = group_for(request.user, group_id, READ)
+    player = group.players.select_related("user").filter(pk=player_id).first()
     if player is None:
         raise Http404
-    data = PlayerIn(data=request.data)
+    data = PlayerPatchIn(data=request.data)
     data.is_valid(raise_exception=True)
+    changes = data.validated_data
+    if "name" in changes:
+        group_for(request.user, group_id, WRITE)
+    target = None
+    if "user" in changes:
+        target = _account(request, changes["user"])
+        if target is False:
+            return validation_response({"user": [_("No account has this username.")]})
+        check_link(request.user, player, target)
     try:
-        player = services.player_rename(player=player, name=data.validated_data["name"])
+        with transaction.atomic():
+            if "name" in changes:
+                player = services.player_rename(player=player, name=changes["name"])
+            if "user" in changes:
+                player = services.player_link(player=player, user=target)
     except services.InputError as e:
         return _input_error(e)
-    return Response({"id": player.pk, "name": player.name})
+    return Response(_player_json(player))
+
+
+def _account(request: Request, value: str | None) -> Any:
+    """The account a ``user`` field names: None for null, False for nobody known."""
+    if value is None:
+        return None
+    if value == "me":
+        return request.user
+    return get_user_model().objects.filter(username=value).first() or False
 
 
 @extend_schema(methods=["GET"], responses={200: MemberOut(many=True), **ERRORS_4XX},
@@ -597,7 +657,7 @@ def deals(request: Request, session_id: int) -> Response:
         return _conflict(session, e)
     except services.InputError as e:
         return _input_error(e)
-    session.refresh_from_db()
+    session = row.session  # as the write left it (locked, saved): no need to read it again
     return Response(
         {"deal": deal_json(row, names), "scoreboard": services.scoreboard(session, names)},
         status=201,
@@ -662,17 +722,26 @@ def deal_detail(request: Request, session_id: int, number: int) -> Response:
                summary="The running scoreboard (supports ETag / If-None-Match)")
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
-def scoreboard(request: Request, session_id: int) -> Response:
-    session = session_for(request.user, session_id, READ)
-    return conditional(request, services.scoreboard_etag(session),  # type: ignore[no-any-return]
-                       lambda: Response(services.scoreboard(session)),
-                       lambda: Response(status=304))
+def scoreboard(request: Request, session_id: int) -> Any:
+    version, _role = poll_for(request.user, session_id, READ)
+
+    def build() -> tuple[str, bytes, str]:
+        session = session_for(request.user, session_id, READ)
+        return (services.scoreboard_etag(session), _json(services.scoreboard(session)),
+                "application/json")
+
+    return polled(request, etag_for(int(session_id), version), build)
+
+
+def _json(data: Any) -> bytes:
+    return bytes(JSONRenderer().render(data))
 
 
 class EventOut(serializers.Serializer):  # type: ignore[type-arg]
     deal_number = serializers.IntegerField()
     action = serializers.CharField()
     user = serializers.CharField(allow_null=True)
+    imported = serializers.BooleanField()
     at = serializers.DateTimeField()
     before = serializers.DictField(allow_null=True)
     after = serializers.DictField(allow_null=True)
@@ -691,7 +760,8 @@ def history(request: Request, session_id: int) -> Response:
             {
                 "deal_number": e.deal_number,
                 "action": e.action,
-                "user": e.user.get_username() if e.user else None,
+                "user": e.who,
+                "imported": e.imported,
                 "at": e.at,
                 "before": names.deal_names(e.before) if e.before else None,
                 "after": names.deal_names(e.after) if e.after else None,
@@ -739,14 +809,20 @@ def watch_link(request: Request, session_id: int) -> Response:
 @api_view(["GET"])
 @authentication_classes([])
 @permission_classes([AllowAny])
-def watch_scoreboard(request: Request, token: str) -> Response:
-    try:
-        session = services.session_by_watch_token(token)
-    except Session.DoesNotExist:
-        raise Http404 from None
-    return conditional(request, services.scoreboard_etag(session, "watch-api"),  # type: ignore[no-any-return]
-                       lambda: Response(services.scoreboard(session)),
-                       lambda: Response(status=304), secret_url=True)
+def watch_scoreboard(request: Request, token: str) -> Any:
+    found = services.watch_version(token)
+    if found is None:
+        raise Http404
+
+    def build() -> tuple[str, bytes, str]:
+        try:
+            session = services.session_by_watch_token(token)
+        except Session.DoesNotExist:
+            raise Http404 from None
+        return (services.scoreboard_etag(session, "watch-api"),
+                _json(services.scoreboard(session)), "application/json")
+
+    return polled(request, etag_for(*found, "watch-api"), build, secret_url=True)
 
 
 class SessionSettlementOut(serializers.Serializer):  # type: ignore[type-arg]
@@ -766,3 +842,131 @@ class SessionSettlementOut(serializers.Serializer):  # type: ignore[type-arg]
 def settlement(request: Request, session_id: int) -> Response:
     session = session_for(request.user, session_id, READ)
     return Response(services.settlement(session))
+
+
+class BidStatsOut(serializers.Serializer):  # type: ignore[type-arg]
+    declared = serializers.IntegerField()
+    made = serializers.IntegerField()
+    fallen = serializers.IntegerField()
+    rate = serializers.FloatField(allow_null=True)
+
+
+class MulatschakStatsOut(serializers.Serializer):  # type: ignore[type-arg]
+    sessions = serializers.IntegerField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    deals_seated = serializers.IntegerField()
+    deals_played = serializers.IntegerField()
+    deals_declared = serializers.IntegerField()
+    deals_made = serializers.IntegerField()
+    deals_fallen = serializers.IntegerField()
+    made_rate = serializers.FloatField(allow_null=True)
+    by_bid = serializers.DictField(child=BidStatsOut())
+    muli_tried = serializers.IntegerField()
+    muli_made = serializers.IntegerField()
+    stayed_home = serializers.IntegerField()
+    hearts_deals = serializers.IntegerField()
+    points = serializers.IntegerField()
+    points_per_deal = serializers.FloatField(allow_null=True)
+    biggest_multiplier_survived = serializers.IntegerField(allow_null=True)
+    biggest_multiplier_played = serializers.IntegerField(allow_null=True)
+
+
+class MuraStatsOut(serializers.Serializer):  # type: ignore[type-arg]
+    sessions = serializers.IntegerField()
+    deals = serializers.IntegerField()
+    mura = serializers.IntegerField()
+    zeros = serializers.IntegerField()
+    mura_per_deal = serializers.FloatField(allow_null=True)
+    zeros_per_deal = serializers.FloatField(allow_null=True)
+
+
+class MatzStatsOut(serializers.Serializer):  # type: ignore[type-arg]
+    sessions = serializers.IntegerField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    mm_losses = serializers.IntegerField()
+    loss_rate = serializers.FloatField(allow_null=True)
+
+
+class FiguresOut(serializers.Serializer):  # type: ignore[type-arg]
+    sessions = serializers.IntegerField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    deals_played = serializers.IntegerField()
+    deals_declared = serializers.IntegerField()
+    deals_made = serializers.IntegerField()
+    muli_tried = serializers.IntegerField()
+    muli_made = serializers.IntegerField()
+    stayed_home = serializers.IntegerField()
+    mura = serializers.IntegerField()
+    zeros = serializers.IntegerField()
+    mm_losses = serializers.IntegerField()
+    mulatschak = MulatschakStatsOut()
+    mura_stats = MuraStatsOut()
+    muller_matz = MatzStatsOut()
+    money = serializers.DictField(child=serializers.CharField(),
+                                  help_text="Net balance per currency, as decimal strings")
+
+
+class IdNameOut(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class GroupFiguresOut(FiguresOut):
+    group = IdNameOut()
+    player = IdNameOut()
+
+
+class PersonStatsOut(FiguresOut):
+    groups = GroupFiguresOut(many=True, help_text="The same figures of each linked player, "
+                                                  "in their group")
+
+
+class PlayerStatsOut(FiguresOut):
+    player = serializers.DictField()
+    across_groups = PersonStatsOut(
+        required=False,
+        help_text="Only when the player is linked to your own account: your figures over "
+                  "every group you are a member of (as GET /api/v1/me/stats).")
+
+
+@extend_schema(
+    responses={200: PlayerStatsOut, **ERRORS_4XX},
+    summary="A player's statistics over every session of their group they sat at",
+    description="Derived from the stored deals (see README, 'Looking back'). The top-level "
+                "names sum the game families; `mulatschak`, `mura_stats` and `muller_matz` "
+                "hold each family's figures. A player linked to your own account also "
+                "carries `across_groups`.",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def player_stats(request: Request, player_id: int) -> Response:
+    player = Player.objects.select_related("group").filter(pk=player_id).first()
+    if player is None:
+        raise Http404
+    group_for(request.user, player.group_id, READ)
+    figures = stats.player_stats(str(player.pk), stats.player_records(player))
+    body = {"player": {"id": player.pk, "name": player.name,
+                       "group": player.group_id}} | figures
+    # Only your own figures cross groups: nobody learns about groups they are not in.
+    if player.user_id is not None and player.user_id == request.user.pk:
+        body["across_groups"] = stats.person_stats(list(stats.linked_players(request.user)))
+    return Response(body)
+
+
+@extend_schema(
+    responses={200: PersonStatsOut, 401: s.ErrorOut},
+    summary="Your statistics across all your groups",
+    description="Every player linked to your account (\"this is me\"), in the groups you "
+                "are a member of: the figures of `/players/{id}/stats` over all their "
+                "sessions together (rates from the summed counts, money per currency), "
+                "and under `groups` each group's own figures. No linked player: zeros and "
+                "an empty `groups`.",
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def my_stats(request: Request) -> Response:
+    return Response(stats.person_stats(list(stats.linked_players(request.user))))

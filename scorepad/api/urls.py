@@ -4,6 +4,7 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from . import exchange_views as ex
 from . import referee_views
 from . import scorepad_views as sp
 
@@ -43,5 +44,11 @@ urlpatterns = [
     path("sessions/<int:session_id>/history", sp.history, name="history"),
     path("sessions/<int:session_id>/settlement", sp.settlement, name="settlement"),
     path("sessions/<int:session_id>/watch-link", sp.watch_link, name="watch_link"),
+    path("players/<int:player_id>/stats", sp.player_stats, name="player_stats"),
+    path("me/stats", sp.my_stats, name="my_stats"),
+    path("sessions/<int:session_id>/export", ex.session_export, name="session_export"),
+    path("sessions/import", ex.session_import, name="session_import"),
+    path("groups/<int:group_id>/export", ex.group_export, name="group_export"),
+    path("groups/<int:group_id>/import", ex.group_import, name="group_import"),
     path("watch/<str:token>/scoreboard", sp.watch_scoreboard, name="watch_scoreboard"),
 ]

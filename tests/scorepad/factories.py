@@ -42,3 +42,45 @@ def played(declarer: str, tricks: dict[str, int], bid: int = 2, trump: str = "ac
 def record(session: Session, who: Any, data: dict[str, Any], **kw: Any) -> Any:
     names = services.Names.of(session)
     return services.deal_record(session=session, user=who, data=names.deal_ids(data), **kw)
+
+
+def apply_actions(session: Session, who: Any, actions: Any, deal_for: Any,
+                  *, refusals_ok: bool = False) -> None:
+    """Play a hypothesis history: each ``(action, target, seed)`` records, corrects or
+    deletes a deal (``target`` picks which, ``deal_for(seed)`` gives its data by name).
+    With ``refusals_ok`` a write the referee refuses is skipped: nothing changed."""
+    names = services.Names.of(session)
+    for action, target, seed in actions:
+        numbers = list(session.deals.values_list("number", flat=True))
+        try:
+            if action == "record" or not numbers:
+                services.deal_record(session=session, user=who,
+                                     data=names.deal_ids(deal_for(seed)))
+            elif action == "correct":
+                services.deal_correct(session=session, user=who,
+                                      number=numbers[target % len(numbers)],
+                                      data=names.deal_ids(deal_for(seed)))
+            else:
+                services.deal_delete(session=session, user=who,
+                                     number=numbers[target % len(numbers)])
+        except services.RulesBroken:
+            if not refusals_ok:
+                raise
+
+
+def deal_from_seed(seed: int, seats: list[str]) -> dict[str, Any]:
+    """A legal Mulatschak deal for most positions (the referee may still refuse some)."""
+    kind = seed % 7
+    if kind == 0:
+        return {"kind": "collapsed"}
+    if kind == 1:
+        return {"kind": "passed"}
+    declarer = seats[seed % len(seats)]
+    trump = ["acorns", "leaves", "hearts", "bells"][(seed // 7) % 4]
+    bid = 1 + (seed // 29) % 4
+    tricks = dict.fromkeys(seats, 0)
+    tricks[declarer] = bid
+    rest = [p for p in seats if p != declarer]
+    for i in range(5 - bid):
+        tricks[rest[(seed + i) % len(rest)]] += 1
+    return played(declarer, tricks, bid=bid, trump=trump, knocked=bool(seed % 2))

@@ -7,6 +7,7 @@ test: adding a page or an endpoint means deciding who may use it.
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 import pytest
@@ -37,6 +38,7 @@ API_LOGGED_IN = row(401, 200, 200, 200, 200)
 #: url name → [(method, body, expected status per persona)]
 ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "healthz": [("get", None, EVERYONE_200)],
+    "ping": [("get", None, EVERYONE_200)],
     "login": [("get", None, row(200, 302, 302, 302, 302))],
     "logout": [("post", None, row(302, 302, 302, 302, 302))],
     "set_language": [("post", {"language": "de"}, row(302, 302, 302, 302, 302))],
@@ -57,12 +59,20 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:session_status": [("post", {"status": "open"}, PAGE_WRITERS)],
     "scorepad:session_history": [("get", None, PAGE_MEMBERS)],
     "scorepad:settlement": [("get", None, PAGE_MEMBERS)],
+    "scorepad:group_sessions": [("get", None, PAGE_MEMBERS)],
+    "scorepad:group_stats": [("get", None, PAGE_MEMBERS)],
+    "scorepad:player": [("get", None, PAGE_MEMBERS)],
+    # viewers may say "this is me" of a player nobody is linked to (editors relink it)
+    "scorepad:player_link": [("post", {"user": "me"}, row(302, 404, 302, 302, 302))],
+    "scorepad:my_stats": [("get", None, PAGE_LOGGED_IN)],
+    "scorepad:sheet": [("get", None, PAGE_MEMBERS)],
     "scorepad:beat": [("get", None, PAGE_MEMBERS)],
     "scorepad:watch_link": [("post", None, PAGE_WRITERS)],
     "scorepad:watch": [("get", None, EVERYONE_200)],
     "scorepad:watch_board": [("get", None, EVERYONE_200)],
     "scorepad:invite_new": [("post", {"role": "viewer"}, row(302, 404, 403, 403, 302))],
     "scorepad:join": [("get", None, PAGE_LOGGED_IN)],
+    "scorepad:group_import": [("post", None, PAGE_WRITERS_200)],
     "api:schema": [("get", None, EVERYONE_200)],
     "api:docs": [("get", None, EVERYONE_200)],
     "api:rules": [("get", None, EVERYONE_200)],
@@ -79,7 +89,8 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
                    ("post", {"name": "G"}, row(401, 201, 201, 201, 201))],
     "api:players": [("get", None, API_MEMBERS),
                     ("post", {"name": "{persona}-api"}, row(401, 404, 403, 201, 201))],
-    "api:player_detail": [("patch", {"name": "Anni"}, row(401, 404, 403, 200, 200))],
+    "api:player_detail": [("patch", {"name": "Anni"}, row(401, 404, 403, 200, 200)),
+                          ("patch", {"user": "me"}, row(401, 404, 200, 200, 200))],
     "api:members": [("get", None, API_MEMBERS),
                     ("post", {"username": "guest", "role": "viewer"},
                      row(401, 404, 403, 403, 201))],
@@ -94,8 +105,16 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:scoreboard": [("get", None, API_MEMBERS)],
     "api:history": [("get", None, API_MEMBERS)],
     "api:settlement": [("get", None, API_MEMBERS)],
+    "api:player_stats": [("get", None, API_MEMBERS)],
+    "api:my_stats": [("get", None, API_LOGGED_IN)],
     "api:watch_link": [("post", None, row(401, 404, 403, 200, 200))],
     "api:watch_scoreboard": [("get", None, EVERYONE_200)],
+    "api:session_export": [("get", None, API_MEMBERS)],
+    "api:group_export": [("get", None, API_MEMBERS)],
+    # a fresh copy of the session's file per persona (a repeat would be a duplicate)
+    "api:session_import": [("post", "import", row(401, 404, 403, 201, 201))],
+    # the group has a session already: writers get past the access check to the 409
+    "api:group_import": [("post", "group_file", row(401, 404, 403, 409, 409))],
 }
 #: Django's admin: only staff get in; everybody here is redirected to its login page.
 ADMIN = row(302, 302, 302, 302, 302)
@@ -193,6 +212,16 @@ def client_for(persona: str, w: dict[str, Any]) -> Client:
 
 
 def body_for(name: str, body: Any, persona: str, w: dict[str, Any]) -> Any:
+    if body == "import":
+        from scorepad import exchange
+
+        data = exchange.session_export(w["session"])
+        data["session"]["uid"] = str(uuid.uuid4())
+        return {"group": w["group"].pk, "data": data}
+    if body == "group_file":
+        from scorepad import exchange
+
+        return exchange.group_export(w["group"])
     if body == "session":
         return {"group": w["group"].pk, "seats": ["Anna", "Bert"], "rules": "salzburg"}
     if isinstance(body, str):

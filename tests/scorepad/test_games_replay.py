@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from scorepad import services
 
-from .factories import group_with
+from .factories import apply_actions, group_with
 
 pytestmark = pytest.mark.django_db
 
@@ -40,18 +40,7 @@ def _data(game: str, seed: int) -> dict:
 def test_any_history_leaves_the_tally_of_a_fresh_replay(anna, game, actions):
     session = services.session_start(group=group_with(anna, name="prop"), user=anna,
                                      preset=game, overrides=None, seats=SEATS, game=game)
-    names = services.Names.of(session)
-    for action, target, seed in actions:
-        numbers = list(session.deals.values_list("number", flat=True))
-        data = names.deal_ids(_data(game, seed))
-        if action == "record" or not numbers:
-            services.deal_record(session=session, user=anna, data=data)
-        elif action == "correct":
-            services.deal_correct(session=session, user=anna,
-                                  number=numbers[target % len(numbers)], data=data)
-        else:
-            services.deal_delete(session=session, user=anna,
-                                 number=numbers[target % len(numbers)])
+    apply_actions(session, anna, actions, lambda seed: _data(game, seed))
     session.refresh_from_db()
     game_rules = services.game_of(session)
     seats = services.seat_ids(session)

@@ -12,7 +12,16 @@ from referee.session import replay
 from scorepad import services
 from scorepad.models import Deal, DealEvent, Session
 
-from .factories import EVEN, SEATS, group_with, played, record, session_at
+from .factories import (
+    EVEN,
+    SEATS,
+    apply_actions,
+    deal_from_seed,
+    group_with,
+    played,
+    record,
+    session_at,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -178,43 +187,13 @@ ACTIONS = st.lists(
 )
 
 
-def _legal_candidate(seed: int, seats: list[str]) -> dict:
-    kind = seed % 7
-    if kind == 0:
-        return {"kind": "collapsed"}
-    if kind == 1:
-        return {"kind": "passed"}
-    declarer = seats[seed % len(seats)]
-    trump = ["acorns", "leaves", "hearts", "bells"][(seed // 7) % 4]
-    bid = 1 + (seed // 29) % 4
-    tricks = dict.fromkeys(seats, 0)
-    tricks[declarer] = bid
-    rest = [p for p in seats if p != declarer]
-    for i in range(5 - bid):
-        tricks[rest[(seed + i) % len(rest)]] += 1
-    return played(declarer, tricks, bid=bid, trump=trump, knocked=bool(seed % 2))
-
-
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(ACTIONS)
 def test_any_history_of_corrections_scores_like_a_fresh_replay(anna, actions):
     session = session_at(group_with(anna, name="prop"), anna)
-    names = services.Names.of(session)
-    for action, target, seed in actions:
-        numbers = list(session.deals.values_list("number", flat=True))
-        data = names.deal_ids(_legal_candidate(seed, SEATS))
-        try:
-            if action == "record" or not numbers:
-                services.deal_record(session=session, user=anna, data=data)
-            elif action == "correct":
-                services.deal_correct(session=session, user=anna,
-                                      number=numbers[target % len(numbers)], data=data)
-            else:
-                services.deal_delete(session=session, user=anna,
-                                     number=numbers[target % len(numbers)])
-        except services.RulesBroken:
-            pass  # refused: nothing changed
+    apply_actions(session, anna, actions, lambda seed: deal_from_seed(seed, SEATS),
+                  refusals_ok=True)
     session.refresh_from_db()
     rows = list(session.deals.order_by("number"))
     fresh = replay(mulatschak_rules("salzburg", session.rules), services.seat_ids(session),
