@@ -233,7 +233,13 @@ def session_rules(session: Session) -> MulatschakRules:
 
 
 def seat_ids(session: Session) -> list[str]:
-    return [str(pid) for pid in session.seats.values_list("player_id", flat=True)]
+    """The seated players' ids in seat order (asked once per session object: seats never
+    change after the start)."""
+    known = session.__dict__.get("_seat_ids")
+    if known is None:
+        known = [str(pid) for pid in session.seats.values_list("player_id", flat=True)]
+        session.__dict__["_seat_ids"] = known
+    return list(known)
 
 
 @transaction.atomic
@@ -396,7 +402,9 @@ class Names:
     @classmethod
     def of(cls, session: Session) -> Names:
         seats = session.seats.select_related("player")
-        return cls({str(s.player_id): s.player.name for s in seats})
+        names = cls({str(s.player_id): s.player.name for s in seats})
+        session.__dict__.setdefault("_seat_ids", list(names.by_id))
+        return names
 
     @property
     def by_name(self) -> dict[str, str]:
@@ -466,7 +474,10 @@ def _user(user: Any) -> Any:
 def _locked(session: Session) -> Session:
     """The session row, locked for this transaction where the database can (PostgreSQL);
     SQLite serializes writers with IMMEDIATE transactions instead."""
-    return Session.objects.select_for_update().get(pk=session.pk)
+    locked = Session.objects.select_for_update().get(pk=session.pk)
+    if "_seat_ids" in session.__dict__:
+        locked.__dict__["_seat_ids"] = session.__dict__["_seat_ids"]
+    return locked
 
 
 def _check_open(session: Session) -> None:
@@ -523,16 +534,15 @@ def deal_record(
             result, new_state = game.apply(session, seat_ids(session), session.state, stored)
         except RulesBroken as e:
             raise RulesBroken(e.violations, expected) from e
-        try:
-            with transaction.atomic():
-                row = Deal.objects.create(
-                    session=session,
-                    number=expected,
-                    kind=game.kind(stored),
-                    data=stored,
-                    result=result,
-                    created_by=_user(user),
-                )
+        try:  # no savepoint: a clash leaves this transaction at once, rolled back whole
+            row = Deal.objects.create(
+                session=session,
+                number=expected,
+                kind=game.kind(stored),
+                data=stored,
+                result=result,
+                created_by=_user(user),
+            )
         except IntegrityError as e:
             raise Conflict("number_taken", number=expected, expected=expected + 1) from e
         _bump(session, new_state)
