@@ -164,6 +164,17 @@ def seed_session(deals: int, label: str = "bench") -> Seeded:
     return Seeded(user, token, session, cookie)
 
 
+def settle() -> None:
+    """Let PostgreSQL catch up with the seeding before measuring: otherwise autovacuum
+    and analyze of the thousands of fresh rows run during the first scenarios, on the
+    same cores, and show up as their slowness (p99 of hundreds of ms)."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+
+
 def continuation(seeded: Seeded, count: int) -> list[dict[str, Any]]:
     """The next ``count`` legal deals of a seeded session, by player name (request bodies)."""
     from scorepad import services
@@ -272,7 +283,10 @@ def wrk(name: str, url: str, *, duration: float, connections: int = 4,
             lua = Path(tmp) / "script.lua"
             lua.write_text(script)
             cmd += ["-s", str(lua)]
-        out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
+        ran = subprocess.run(cmd + [url], capture_output=True, text=True, check=True)
+        out = ran.stdout
+        if ran.stderr.strip():  # what a script reports (e.g. the first error answers)
+            print(ran.stderr.strip(), file=sys.stderr)
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     p50 = _ms(re.search(r"^\s+50%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
