@@ -42,3 +42,11 @@ def table(anna: Any) -> Any:
     from .factories import group_with, session_at
 
     return session_at(group_with(anna), anna)
+
+
+@pytest.fixture
+def phone(anna: Any) -> Client:
+    """Anna's phone, logged in."""
+    client = Client()
+    client.force_login(anna)
+    return client

@@ -84,3 +84,10 @@ def deal_from_seed(seed: int, seats: list[str]) -> dict[str, Any]:
     for i in range(5 - bid):
         tricks[rest[(seed + i) % len(rest)]] += 1
     return played(declarer, tricks, bid=bid, trump=trump, knocked=bool(seed % 2))
+
+
+def game_start(owner: Any, game: str, seats: Any = ("Anna", "Bert", "Cilli", "Dominik"),
+               **more: Any) -> Any:
+    """A session of ``game`` (its preset of the same name) in a new group of ``owner``."""
+    return services.session_start(group=group_with(owner, name=game), user=owner, preset=game,
+                                  overrides=None, seats=list(seats), game=game, **more)

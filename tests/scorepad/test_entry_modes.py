@@ -6,13 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 
 from referee import tally
 from scorepad import services
 from scorepad.models import Deal, DealEvent
 
-from .factories import group_with
+from .factories import game_start
 from .mura_play import form, play
 
 pytestmark = pytest.mark.django_db
@@ -21,16 +20,6 @@ SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "deal-form"}
 
 
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
-
-
-def start(anna, game: str, seats=SEATS, **more):
-    return services.session_start(group=group_with(anna, name=game), user=anna, preset=game,
-                                  overrides=None, seats=seats, game=game, **more)
 
 
 def trick_html(html: str, number: int) -> str:
@@ -55,7 +44,7 @@ def expected_state(deals: list[dict]) -> tally.MuraState:
 
 
 def test_the_mura_page_shows_each_players_tally_beside_the_deal_form(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     phone.post(f"/sessions/{session.pk}/deals/new",
                {"t_0": "2", "t_1": "3", "t_2": "3", "t_3": "0",
                 "f_0": "2", "f_1": "9", "f_2": "7", "f_3": "0"})
@@ -69,7 +58,7 @@ def test_the_mura_page_shows_each_players_tally_beside_the_deal_form(phone, anna
 
 
 def test_the_mura_page_offers_card_by_card_entry_with_card_names(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     page = phone.get(f"/sessions/{session.pk}/").content.decode()
     assert "?mode=cards" in page
     html = phone.get(f"/sessions/{session.pk}/?mode=cards").content.decode()
@@ -81,7 +70,7 @@ def test_the_mura_page_offers_card_by_card_entry_with_card_names(phone, anna):
 
 
 def test_a_deal_recorded_card_by_card_is_tallied_by_the_referee(phone, anna):
-    session = start(anna, "mura", dealer="Anna")
+    session = game_start(anna, "mura", dealer="Anna")
     cards = play(SEATS, 3)
     response = phone.post(f"/sessions/{session.pk}/deals/new",
                           form(SEATS, cards, number="1"))
@@ -96,7 +85,7 @@ def test_a_deal_recorded_card_by_card_is_tallied_by_the_referee(phone, anna):
 
 
 def test_the_live_check_previews_each_trick_and_each_players_counts(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     cards = play(SEATS, 3)
     html = phone.post(f"/sessions/{session.pk}/check", form(SEATS, cards), **HX).content.decode()
     assert "<html" not in html and "Save deal" in html
@@ -111,7 +100,7 @@ def test_the_live_check_previews_each_trick_and_each_players_counts(phone, anna)
 
 
 def test_the_leader_of_a_trick_defaults_to_the_winner_of_the_one_before(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     cards = play(SEATS, 3)
     data = form(SEATS, cards[:1])
     html = phone.post(f"/sessions/{session.pk}/check", data, **HX).content.decode()
@@ -123,7 +112,7 @@ def test_the_leader_of_a_trick_defaults_to_the_winner_of_the_one_before(phone, a
 
 
 def test_a_card_played_twice_is_named_next_to_that_card(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     cards = play(SEATS, 3)
     second = cards[1]
     player = list(second["cards"])[1]
@@ -135,7 +124,7 @@ def test_a_card_played_twice_is_named_next_to_that_card(phone, anna):
 
 
 def test_a_revoke_is_named_next_to_the_card_that_did_not_follow(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     cards = play(SEATS, 3)
     # find a trick where a follower followed suit and a later trick where they did not
     result = tally.mura_check(SEATS, {"trick_cards": cards})
@@ -161,7 +150,7 @@ def test_a_revoke_is_named_next_to_the_card_that_did_not_follow(phone, anna):
 
 
 def test_a_wrong_leader_is_named_next_to_the_leader(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     cards = play(SEATS, 3)
     wrong = next(p for p in SEATS if p != cards[4]["leader"])
     data = form(SEATS, cards) | {"l_4": str(SEATS.index(wrong))}
@@ -172,7 +161,7 @@ def test_a_wrong_leader_is_named_next_to_the_leader(phone, anna):
 
 
 def test_a_card_of_another_pack_or_no_card_at_all_is_named_next_to_it(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     cards = play(SEATS, 3)
     data = form(SEATS, cards) | {"c_2_1": "hearts-6"}
     html = phone.post(f"/sessions/{session.pk}/check", data, **HX).content.decode()
@@ -186,7 +175,7 @@ def test_a_card_of_another_pack_or_no_card_at_all_is_named_next_to_it(phone, ann
 
 
 def test_saving_an_unfinished_deal_names_every_gap_and_saves_nothing(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     version = session.version
     cards = play(SEATS, 3)
     data = form(SEATS, cards[:3]) | {"number": "1"}
@@ -202,14 +191,14 @@ def test_saving_an_unfinished_deal_names_every_gap_and_saves_nothing(phone, anna
 
 
 def test_saving_an_empty_card_by_card_form_says_no_trick_was_entered(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     html = phone.post(f"/sessions/{session.pk}/deals/new", {"mode": "cards"}).content.decode()
     assert "0 of 8 tricks entered." in html
     assert Deal.objects.count() == 0
 
 
 def test_a_blank_leader_after_a_decided_trick_is_its_winner_when_saved(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     cards = play(SEATS, 3)
     data = form(SEATS, cards)
     for t in range(1, 8):
@@ -220,7 +209,7 @@ def test_a_blank_leader_after_a_decided_trick_is_its_winner_when_saved(phone, an
 
 
 def test_a_card_by_card_deal_reopens_card_by_card_and_can_be_corrected(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     phone.post(f"/sessions/{session.pk}/deals/new", form(SEATS, play(SEATS, 3)))
     html = phone.get(f"/sessions/{session.pk}/deals/1/edit").content.decode()
     first = play(SEATS, 3)[0]
@@ -236,7 +225,7 @@ def test_a_card_by_card_deal_reopens_card_by_card_and_can_be_corrected(phone, an
 
 
 def test_a_broken_correction_is_shown_next_to_the_card_and_changes_nothing(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     phone.post(f"/sessions/{session.pk}/deals/new", form(SEATS, play(SEATS, 3)))
     before = Deal.objects.get().data
     broken = play(SEATS, 4)
@@ -250,7 +239,7 @@ def test_a_broken_correction_is_shown_next_to_the_card_and_changes_nothing(phone
 
 
 def test_the_live_check_of_a_correction_keeps_correcting_that_deal(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     phone.post(f"/sessions/{session.pk}/deals/new", form(SEATS, play(SEATS, 3)))
     html = phone.post(f"/sessions/{session.pk}/check",
                       form(SEATS, play(SEATS, 4), correcting="1"), **HX).content.decode()
@@ -259,7 +248,7 @@ def test_the_live_check_of_a_correction_keeps_correcting_that_deal(phone, anna):
 
 
 def test_a_deal_by_counts_can_be_corrected_card_by_card(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     phone.post(f"/sessions/{session.pk}/deals/new",
                {"t_0": "2", "t_1": "3", "t_2": "3", "t_3": "0",
                 "f_0": "2", "f_1": "9", "f_2": "7", "f_3": "0"})
@@ -272,7 +261,7 @@ def test_a_deal_by_counts_can_be_corrected_card_by_card(phone, anna):
 
 
 def test_the_history_shows_a_card_by_card_deal_with_its_counts_and_tricks(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     cards = play(SEATS, 3)
     phone.post(f"/sessions/{session.pk}/deals/new", form(SEATS, cards))
     html = phone.get(f"/sessions/{session.pk}/history").content.decode()
@@ -287,7 +276,7 @@ def test_the_history_shows_a_card_by_card_deal_with_its_counts_and_tricks(phone,
 
 
 def test_a_finishing_order_is_recorded_and_the_last_one_loses(phone, anna):
-    session = start(anna, "muller_matz")
+    session = game_start(anna, "muller_matz")
     html = phone.get(f"/sessions/{session.pk}/?mode=order").content.decode()
     assert "4 players: 1 pack" in html and 'name="o_3"' in html
     order = ["Bert", "Dominik", "Anna", "Cilli"]
@@ -305,13 +294,13 @@ def test_a_finishing_order_is_recorded_and_the_last_one_loses(phone, anna):
 
 
 def test_five_players_need_two_packs(phone, anna):
-    session = start(anna, "muller_matz", seats=[*SEATS, "Erika"])
+    session = game_start(anna, "muller_matz", seats=[*SEATS, "Erika"])
     html = phone.get(f"/sessions/{session.pk}/?mode=order").content.decode()
     assert "5 players: 2 packs" in html
 
 
 def test_a_player_listed_twice_is_named_at_the_second_place(phone, anna):
-    session = start(anna, "muller_matz")
+    session = game_start(anna, "muller_matz")
     data = {"o_0": "Bert", "o_1": "Anna", "o_2": "Bert", "o_3": "Cilli", "mode": "order"}
     html = phone.post(f"/sessions/{session.pk}/deals/new", data).content.decode()
     assert "Bert is listed twice" in after_select(html, "o_2")
@@ -320,7 +309,7 @@ def test_a_player_listed_twice_is_named_at_the_second_place(phone, anna):
 
 
 def test_blank_places_are_named_on_save_but_not_while_entering(phone, anna):
-    session = start(anna, "muller_matz")
+    session = game_start(anna, "muller_matz")
     data = {"o_0": "Bert", "mode": "order"}
     live = phone.post(f"/sessions/{session.pk}/check", data, **HX).content.decode()
     assert "Who finished in this place?" not in live
@@ -332,7 +321,7 @@ def test_blank_places_are_named_on_save_but_not_while_entering(phone, anna):
 
 
 def test_a_game_recorded_by_order_is_corrected_by_order(phone, anna):
-    session = start(anna, "muller_matz")
+    session = game_start(anna, "muller_matz")
     data = {"o_0": "Bert", "o_1": "Dominik", "o_2": "Anna", "o_3": "Cilli", "mode": "order"}
     phone.post(f"/sessions/{session.pk}/deals/new", data)
     html = phone.get(f"/sessions/{session.pk}/deals/1/edit").content.decode()
@@ -351,7 +340,7 @@ def test_a_game_recorded_by_order_is_corrected_by_order(phone, anna):
 
 
 def test_the_beat_helper_names_cards_in_words(phone, anna):
-    session = start(anna, "muller_matz")
+    session = game_start(anna, "muller_matz")
     html = phone.get(f"/sessions/{session.pk}/beat").content.decode()
     assert ">♥ Hearts Queen</option>" in html and ">♠ Spades</option>" in html
     assert "♥ queen" not in html

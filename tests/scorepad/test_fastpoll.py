@@ -20,13 +20,6 @@ from .factories import EVEN, member, played, record, user
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
-
-
 def polled_url(page) -> str:
     """The URL the scoreboard polls, as htmx would read it from the page."""
     found = re.search(r'id="scoreboard"[^>]*hx-get="([^"]+)"', page.content.decode(), re.S)

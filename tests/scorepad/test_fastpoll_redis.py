@@ -46,13 +46,6 @@ def redis_cache(settings):
         client.delete(key)
 
 
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
-
-
 def test_redis_keeps_the_highest_version_whatever_the_order_of_writers(redis_cache):
     fastpoll._raise_to(7, 4)
     fastpoll._raise_to(7, 2)

@@ -8,23 +8,13 @@ from django.test import Client
 from scorepad import services
 from scorepad.models import Deal
 
-from .factories import group_with
+from .factories import game_start
 
 pytestmark = pytest.mark.django_db
 
 SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
 
 
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
-
-
-def start(anna, game: str, seats=SEATS, **more):
-    return services.session_start(group=group_with(anna, name=game), user=anna, preset=game,
-                                  overrides=None, seats=seats, game=game, **more)
 
 
 def mura_form(tricks, figures, **more):
@@ -34,14 +24,14 @@ def mura_form(tricks, figures, **more):
 
 
 def test_a_mura_session_page_shows_the_tally_and_the_form(phone, anna):
-    session = start(anna, "mura", stake="0.20", currency="EUR")
+    session = game_start(anna, "mura", stake="0.20", currency="EUR")
     html = phone.get(f"/sessions/{session.pk}/").content.decode()
     assert "Mura" in html and 'name="t_0"' in html and 'name="f_3"' in html
     assert "/settlement" in html
 
 
 def test_the_mura_live_check_names_the_problem_next_to_the_player(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     html = phone.post(f"/sessions/{session.pk}/check",
                       mura_form([2, 3, 3, 0], [2, 9, 7, 2]),
                       HTTP_HX_REQUEST="true", HTTP_HX_TARGET="deal-form").content.decode()
@@ -50,7 +40,7 @@ def test_the_mura_live_check_names_the_problem_next_to_the_player(phone, anna):
 
 
 def test_a_mura_deal_is_saved_and_tallied(phone, anna):
-    session = start(anna, "mura", stake="0.20", currency="EUR", dealer="Dominik")
+    session = game_start(anna, "mura", stake="0.20", currency="EUR", dealer="Dominik")
     phone.post(f"/sessions/{session.pk}/deals/new",
                mura_form([2, 3, 3, 0], [2, 9, 7, 0], number="1"))
     assert Deal.objects.count() == 1
@@ -61,14 +51,14 @@ def test_a_mura_deal_is_saved_and_tallied(phone, anna):
 
 
 def test_the_mura_trick_stepper_stops_at_eight(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     html = phone.post(f"/sessions/{session.pk}/check",
                       mura_form([2, 3, 3, 0], [2, 9, 7, 0], step="t3:+1")).content.decode()
     assert 'name="t_3" min="0" max="8" inputmode="numeric" value="0"' in html
 
 
 def test_a_muller_matz_loser_is_one_tap(phone, anna):
-    session = start(anna, "muller_matz", stake="1", currency="EUR")
+    session = game_start(anna, "muller_matz", stake="1", currency="EUR")
     phone.post(f"/sessions/{session.pk}/deals/new", {"loser": "Cilli", "number": "1"})
     html = phone.get(f"/sessions/{session.pk}/").content.decode()
     assert "Cilli is the Müller Matz" in html
@@ -77,7 +67,7 @@ def test_a_muller_matz_loser_is_one_tap(phone, anna):
 
 
 def test_correcting_a_muller_matz_game(phone, anna):
-    session = start(anna, "muller_matz")
+    session = game_start(anna, "muller_matz")
     phone.post(f"/sessions/{session.pk}/deals/new", {"loser": "Cilli"})
     assert phone.get(f"/sessions/{session.pk}/deals/1/edit").status_code == 200
     phone.post(f"/sessions/{session.pk}/deals/1/edit", {"loser": "Bert"})
@@ -85,7 +75,7 @@ def test_correcting_a_muller_matz_game(phone, anna):
 
 
 def test_the_beat_helper_answers_with_the_reason(phone, anna):
-    session = start(anna, "muller_matz")
+    session = game_start(anna, "muller_matz")
     html = phone.get(f"/sessions/{session.pk}/beat",
                      {"trump": "diamonds", "life": "1", "attack": "clubs-10",
                       "defense": "diamonds-2"}).content.decode()
@@ -93,14 +83,14 @@ def test_the_beat_helper_answers_with_the_reason(phone, anna):
 
 
 def test_a_mura_session_can_be_watched(anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     token = services.watch_link_create(session=session)
     assert Client().get(f"/watch/{token}/").status_code == 200
     assert Client().get(f"/watch/{token}/board").status_code == 200
 
 
 def test_the_history_of_a_mura_session_lists_counts(phone, anna):
-    session = start(anna, "mura")
+    session = game_start(anna, "mura")
     phone.post(f"/sessions/{session.pk}/deals/new", mura_form([2, 3, 3, 0], [2, 9, 7, 0]))
     html = phone.get(f"/sessions/{session.pk}/history").content.decode()
     assert "Anna 2/2" in html

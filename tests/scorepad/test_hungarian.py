@@ -4,7 +4,6 @@ Hungarian names, referee messages in Hungarian, and the language switch offering
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.utils import translation
 
 from scorepad import services
@@ -15,13 +14,6 @@ from .factories import group_with, played, record
 pytestmark = pytest.mark.django_db
 
 SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
-
-
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
 
 
 def test_a_hungarian_pack_has_hungarian_card_names():

@@ -20,13 +20,6 @@ from .factories import EVEN, group_with, member, played, record, session_at, use
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
-
-
 # --- polled scoreboards ----------------------------------------------------------------------
 
 

@@ -18,13 +18,6 @@ from .factories import EVEN, played, record, user
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
-
-
 def api(who) -> dict:
     return {"HTTP_AUTHORIZATION": f"Token {Token.objects.get_or_create(user=who)[0].key}"}
 
