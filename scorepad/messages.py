@@ -7,6 +7,7 @@ placeholders filled from the violation's player and parameters.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from string import Formatter
 from typing import Any, Protocol
 
 from django.utils.translation import gettext
@@ -152,11 +153,23 @@ def _fill(template: Any, values: Mapping[str, Any]) -> str:
     return str(template).format_map(_Defaulting(values))
 
 
+def _fields(template: Any) -> set[str]:
+    return {name for _text, name, _spec, _conv in Formatter().parse(str(template)) if name}
+
+
+def _fits(template: Any, values: Mapping[str, Any]) -> bool:
+    return all(name in values and values[name] not in ("", None)
+               for name in _fields(template))
+
+
 def violation_message(violation: Violation) -> str:
     template = VIOLATIONS.get(violation.code)
     values = {"player": violation.player or "", **violation.params}
     if template is None:
         return gettext("Rule broken: {code}").format(code=violation.code)
+    for variant in VARIANTS.get(violation.code, ()):
+        if _fits(variant, values):
+            return _fill(variant, values)
     return _fill(template, values)
 
 
@@ -270,6 +283,29 @@ CARD_ENTRY: dict[str, Any] = {
     "must_follow_suit": _(
         "{player} did not follow {suit} here but plays {card} in trick {later_trick}: a revoke."
     ),
+}
+
+#: Codes the referee reports with different parameters depending on the game or check:
+#: the first template whose every placeholder is given (a player only when named) is used.
+VARIANTS: dict[str, list[Any]] = {
+    "players_count": [
+        VIOLATIONS["players_count"],  # a Mulatschak deal: count, min, max
+        _("This game is for {min} to {max} players, not {actual}."),  # Müller Matz
+        _("This game is for exactly {expected} players, not {actual}."),  # Mura
+    ],
+    "tricks_out_of_range": [
+        VIOLATIONS["tricks_out_of_range"],  # a Mulatschak deal: tricks
+        _("{player} cannot have taken {value} tricks: {min} to {max}."),  # Mura
+    ],
+    "figures_out_of_range": [
+        VIOLATIONS["figures_out_of_range"],
+        _("{player} cannot have {value} figures: {min} to {max}."),  # Mura
+    ],
+    "wrong_number_of_plays": [
+        VIOLATIONS["wrong_number_of_plays"],  # one player's plays in a trick
+        CARD_ENTRY["trick_cards"],  # a Mura trick: trick, cards, expected
+        CARD_ENTRY["deal_tricks"],  # a Mura deal: tricks, expected
+    ],
 }
 
 

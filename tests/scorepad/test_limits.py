@@ -136,3 +136,33 @@ def test_settlement_penalties_are_bounded():
     answer = Client().post("/api/v1/referee/mura/settle", json.dumps(body),
                            content_type="application/json")
     _names_field(answer, "penalties")
+
+
+@pytest.mark.parametrize("levels", [40, 1000, 5000])
+@pytest.mark.parametrize("where", ["body", "field"])
+def test_deeply_nested_json_answers_400_not_500(anna, levels, where):
+    """json recurses per level: a 2 KB body of [[[...]]] raised RecursionError (a 500)."""
+    nested = "[" * levels + "]" * levels
+    body = nested if where == "body" else '{"players": ["A", "B"], "deal": ' + nested + '}'
+    client = Client(raise_request_exception=False)
+    for path, who in (("/api/v1/referee/mulatschak/deal", client), ("/api/v1/groups/", anna)):
+        headers = {} if who is client else anna.headers
+        answer = client.post(path, body, content_type="application/json", **headers)
+        assert answer.status_code == 400, (path, answer.status_code, answer.content[:200])
+        assert "32 levels" in answer.json()["detail"]
+
+
+def test_nesting_up_to_the_bound_is_parsed_and_judged_as_usual(anna):
+    from scorepad.api.parsers import MAX_DEPTH, depth
+
+    assert depth({"a": [1, {"b": []}]}) == 4 and depth(7) == 0
+    body: dict[str, Any] = {"rules": "salzburg", "players": ["A", "B", "C", "D"],
+                            "dealer": "A", "deal": {"kind": "passed"}}
+    inner: Any = []
+    for _ in range(MAX_DEPTH - 3):
+        inner = [inner]
+    body["extra"] = inner  # an unknown field, ignored: the deal is still judged
+    answer = Client().post("/api/v1/referee/mulatschak/deal", json.dumps(body),
+                           content_type="application/json")
+    assert depth(body) == MAX_DEPTH - 1
+    assert answer.status_code == 200, answer.content
