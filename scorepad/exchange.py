@@ -27,6 +27,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Max
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -149,13 +150,15 @@ def session_json(session: Session, names: services.Names | None = None) -> dict[
 
 
 def session_export(session: Session) -> dict[str, Any]:
-    return _envelope("session") | {"session": session_json(session)}
+    # "group": where it came from, where a bare file sent back to the API goes
+    return _envelope("session") | {"group": session.group_id, "session": session_json(session)}
 
 
 def group_json(group: Group, *, links: bool = False) -> dict[str, Any]:
     """The group as the file holds it; ``links`` (backups only: account data) adds which
     roster player is which member's account."""
-    sessions = group.sessions.order_by("created_at", "id")
+    sessions = group.sessions.annotate(last_number=Max("deals__number")).order_by(
+        "created_at", "id")
     extra = {} if not links else {"links": [
         {"player": name, "username": username}
         for name, username in group.players.exclude(user=None)
@@ -376,6 +379,11 @@ class _Context:
     """Where the sessions go and how the history's users are found."""
 
     group: Group
+    #: A session already in the group (same uid) comes in as a copy with a new uid
+    #: instead of being refused (the API's bare "take it back").
+    copy: bool = False
+    #: The sessions made, in order.
+    made: list[Session] = field(default_factory=list)
     #: Restoring a backup: history users are the restored accounts (found by username);
     #: an import instead keeps the username as text and marks every event imported.
     users: Mapping[str, Any] | None = None
@@ -411,9 +419,11 @@ def _import_session(obj: Any, path: str, ctx: _Context, problems: _Problems) -> 
         return
     assert seats is not None and deals is not None and history is not None
     if ctx.group.sessions.filter(uid=uid).exists():
-        problems.add(_join(path, "uid"), "already_imported",
-                     _("This session was imported into this group already."), CONFLICT)
-        return
+        if not ctx.copy:
+            problems.add(_join(path, "uid"), "already_imported",
+                         _("This session was imported into this group already."), CONFLICT)
+            return
+        uid = uuid.uuid4()
     try:
         session = services.session_start(
             group=ctx.group, user=None, preset=str(preset), overrides=rules, seats=seats,
@@ -423,6 +433,7 @@ def _import_session(obj: Any, path: str, ctx: _Context, problems: _Problems) -> 
         problems.input_error(path, e)
         return
     session.uid = uid
+    ctx.made.append(session)
     _replay_deals(session, deals, _join(path, "deals"), problems)
     _import_history(session, history, _join(path, "history"), ctx, problems)
     Session.objects.filter(pk=session.pk).update(
@@ -566,17 +577,18 @@ def _run(work: Callable[[_Problems], Any]) -> Any:
     return out
 
 
-def session_import(*, group: Group, data: Any) -> Session:
+def session_import(*, group: Group, data: Any, copy: bool = False) -> Session:
     """A session file into ``group``: roster names are added where missing; refused if the
-    group holds this session (its ``uid``) already."""
+    group holds this session (its ``uid``) already, unless ``copy`` (then a new uid)."""
 
     def work(problems: _Problems) -> Session | None:
         if _check_envelope(data, ["session"], problems) is None:
             return None
-        _import_session(data.get("session"), "session", _Context(group), problems)
-        if problems:
+        ctx = _Context(group, copy=copy)
+        _import_session(data.get("session"), "session", ctx, problems)
+        if problems or not ctx.made:
             return None
-        return group.sessions.get(uid=uuid.UUID(str(data["session"]["uid"])))
+        return Session.objects.get(pk=ctx.made[0].pk)
 
     session: Session = _run(work)
     return session
@@ -673,7 +685,7 @@ def backup_restore(*, data: Any, merge: bool = False) -> Restored:
             group = Group.objects.create(name=" ".join(name.split()))
             _restore_members(group, body.get("members", []), _join(path, "members"), users,
                              problems)
-            _import_group_body(body, path, _Context(group, users), problems)
+            _import_group_body(body, path, _Context(group, users=users), problems)
             _restore_links(group, body.get("links", []), _join(path, "links"), users,
                            problems)
             sessions += group.sessions.count()

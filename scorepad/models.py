@@ -10,6 +10,7 @@ player, player names unique within a group, at most one player per account in a 
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -124,6 +125,11 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} {self.created_at:%Y-%m-%d}"
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        """Also forget what services remembered of this row (the next deal's number)."""
+        self.__dict__.pop("last_number", None)
+        super().refresh_from_db(*args, **kwargs)
 
 
 class Seat(models.Model):

@@ -494,6 +494,7 @@ def _bump(session: Session, state: dict[str, Any]) -> None:
         raise Conflict("session_changed")
     session.version += 1
     session.state = state
+    session.__dict__.pop("last_number", None)
     fastpoll.publish_version(session.pk, session.version)
 
 
@@ -513,8 +514,13 @@ def scoreboard_etag(session: Session, *parts: str) -> str:
 
 
 def next_number(session: Session) -> int:
-    last = session.deals.order_by("-number").values_list("number", flat=True).first()
-    return (last or 0) + 1
+    """The number the next deal gets. A list of sessions reads it with the sessions
+    (``last_number`` annotated: one query for all); a write that just recorded a deal
+    knows it."""
+    if "last_number" not in session.__dict__:  # remembered until the next write (_bump)
+        session.__dict__["last_number"] = (
+            session.deals.order_by("-number").values_list("number", flat=True).first())
+    return int(session.__dict__["last_number"] or 0) + 1
 
 
 def deal_record(
@@ -547,6 +553,7 @@ def deal_record(
             raise Conflict("number_taken", number=expected, expected=expected + 1) from e
         _bump(session, new_state)
         _log(session, expected, DealEvent.Action.CREATE, None, row.data, user)
+        session.__dict__["last_number"] = expected
         return row
 
 
@@ -1013,8 +1020,12 @@ def _matz_board(session: Session, names: Names) -> dict[str, Any]:
 
 def _with_status_and_money(session: Session, names: Names, board: dict[str, Any]
                            ) -> dict[str, Any]:
-    board |= {"status": session.status, "version": session.version}
-    if session.stake is not None:
+    # the number the next deal gets: not always deals + 1, since a removed deal's
+    # number stays with it in the history
+    board |= {"status": session.status, "version": session.version,
+              "next_number": next_number(session)}
+    if session.stake is not None or session.game != Session.Game.MULATSCHAK:
+        # API.md lists balances for Mura and Müller Matz: all zero without a stake
         board["balances"] = settlement(session, names)["balances"]
     return board
 
@@ -1032,7 +1043,7 @@ def settlement(session: Session, names: Names | None = None) -> dict[str, Any]:
         "currency": session.currency or None,
     }
     if session.stake is None:
-        zero = {names.to_name(p): "0" for p in order}
+        zero = {names.to_name(p): "0.00" for p in order}
         return out | {"balances": zero, "pairs": [], "transfers": []}
     stake, currency = _quantized(session), session.currency
     if session.game == Session.Game.MURA:

@@ -164,6 +164,9 @@ def group_export(request: Request, group_id: int) -> Any:
     request=SessionImportIn,
     responses={201: SessionOut, **ERRORS_4XX, **REJECTED},
     summary="Import a session file into a group (every deal checked by the referee)",
+    description=("Send {\"group\": id, \"data\": file} (409 if that group holds the session "
+                 "already), or the exported file itself: it goes into ?group= or the group "
+                 "it came from, as a copy with a new uid if that group still holds it."),
 )
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
@@ -173,15 +176,23 @@ def session_import(request: Request) -> Response:
         body = exchange.read_file(raw)
     except exchange.ImportRejected as e:
         return _rejected(e)
+    # API.md: the export "taken back" as it is (a bare file: into ?group= or the group it
+    # came from, as a copy if that group holds it still), or {"group", "data"} (refused
+    # with 409 when the group holds that session already)
+    bare = isinstance(body, dict) and "format" in body
     group_id = body.get("group") if isinstance(body, dict) else None
+    if bare and request.query_params.get("group"):
+        group_id = request.query_params["group"]
+        group_id = int(group_id) if group_id.isdigit() else None
     if not isinstance(group_id, int) or isinstance(group_id, bool):
         return _rejected(exchange.ImportRejected(
             [exchange.Problem("group", "invalid", _("must be the id of a group"))]))
     group = group_for(request.user, group_id, WRITE)
+    data = body if bare else body.get("data")
 
     def run() -> Response:
         try:
-            session = exchange.session_import(group=group, data=body.get("data"))
+            session = exchange.session_import(group=group, data=data, copy=bare)
         except exchange.ImportRejected as e:
             return _rejected(e)
         return Response(session_json(session), status=201)

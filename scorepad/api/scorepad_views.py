@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -47,7 +48,7 @@ from . import serializers as s
 from .errors import validation_response
 from .fields import NameField, RulesSpecField, StrictCharField, StrictIntegerField
 from .idempotency import HEADER as IDEMPOTENCY
-from .idempotency import idempotent
+from .idempotency import MAX_KEY, idempotent
 
 ERRORS_4XX = {
     400: s.ErrorOut,
@@ -128,14 +129,58 @@ class TokenOut(serializers.Serializer):  # type: ignore[type-arg]
     token = serializers.CharField()
 
 
+def _register_key(request: Request, username: str) -> tuple[str, str] | None:
+    """(stored key, fingerprint) of a registration's ``Idempotency-Key``. Nobody is logged
+    in yet, so the key is filed under the account it creates, hashed and prefixed; the
+    fingerprint holds the username only: the password is checked against the account's
+    own hash on a replay, never stored a second time."""
+    import hashlib
+
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        return None
+    stored = "register:" + hashlib.sha256(key.encode()).hexdigest()
+    return stored, services.fingerprint("register", username.lower())
+
+
+def _register_replay(found: tuple[str, str] | None, password: str) -> Response | None:
+    """The first answer again for a repeat of the same registration with the same key;
+    a 400 when the key was used for another registration; None for a new key."""
+    if found is None:
+        return None
+    from scorepad.models import IdempotencyKey
+
+    record = IdempotencyKey.objects.filter(key=found[0]).select_related("user").first()
+    if record is None:
+        return None
+    if record.fingerprint != found[1] or not record.user.check_password(password):
+        return Response({"detail": _("Idempotency-Key: this key was already used for a "
+                                     "different request; send a new key for a new "
+                                     "request.")}, status=400)
+    response = Response(record.response, status=record.status)
+    response["Idempotent-Replayed"] = "true"
+    return response
+
+
 @extend_schema(request=RegisterIn, responses={201: UserOut, 400: s.ErrorOut},
-               summary="Create an account")
+               parameters=[IDEMPOTENCY], summary="Create an account")
 @api_view(["POST"])
+@authentication_classes([])  # open: a stale token header must not make it 401
 @permission_classes([AllowAny])
 def register(request: Request) -> Response:
+    from scorepad.models import IdempotencyKey
+
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and len(key) > MAX_KEY:
+        return Response({"detail": _("The Idempotency-Key is too long (at most 200 "
+                                     "characters).")}, status=400)
     data = RegisterIn(data=request.data)
     data.is_valid(raise_exception=True)
     username, password = data.validated_data["username"], data.validated_data["password"]
+    found = _register_key(request, username)
+    replay = _register_replay(found, password)
+    if replay is not None:
+        return replay
     User = get_user_model()
     username_field = User._meta.get_field("username")
     try:
@@ -152,9 +197,14 @@ def register(request: Request) -> Response:
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)
-    except IntegrityError:
-        return validation_response({"username": [_("This username is taken.")]})
-    return Response({"id": user.pk, "username": user.get_username()}, status=201)
+            body = {"id": user.pk, "username": user.get_username()}
+            if found is not None:
+                IdempotencyKey.objects.create(user=user, key=found[0], fingerprint=found[1],
+                                              status=201, response=body)
+    except IntegrityError:  # a twin of this request won the race: its answer, if it is one
+        replay = _register_replay(found, password)
+        return replay or validation_response({"username": [_("This username is taken.")]})
+    return Response(body, status=201)
 
 
 @extend_schema(request=TokenIn,
@@ -163,6 +213,7 @@ def register(request: Request) -> Response:
                                                "passwords for this username and address")},
                summary="Get the API token for an account")
 @api_view(["POST"])
+@authentication_classes([])  # open: a stale token header must not make it 401
 @permission_classes([AllowAny])
 def token(request: Request) -> Response:
     from django.contrib.auth import authenticate
@@ -435,7 +486,8 @@ def sessions(request: Request) -> Response:
             if status not in Session.Status.values:
                 return validation_response({"status": [_("must be open or closed")]})
             rows = rows.filter(status=status)
-        rows = rows.prefetch_related("seats__player")[:200]
+        rows = rows.annotate(last_number=Max("deals__number")).prefetch_related(
+            "seats__player")[:200]
         out = []
         for session in rows:
             names = services.Names(

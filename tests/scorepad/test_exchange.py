@@ -83,6 +83,8 @@ def without_ids(data: Any) -> Any:
     """An export with what may differ between two databases taken out."""
     data = json.loads(json.dumps(data))
     data.pop("exported_at", None)
+    if data.get("kind") == "session":
+        data.pop("group", None)  # the id of the group it came from
     sessions = ([data["session"]] if data.get("kind") == "session"
                 else data.get("group", {}).get("sessions", []))
     for s in sessions:
@@ -428,6 +430,35 @@ def test_the_api_imports_a_session_into_a_group(anna, table):
                         content_type="application/json")
     assert again.status_code == 409
     assert again.json()["problems"][0]["path"] == "session/uid"
+
+
+def test_the_export_posted_back_as_it_is_comes_back_as_a_session(anna, table):
+    """API.md: POST /sessions/import "takes it back": the file alone, without a wrapper,
+    goes into the group it came from (a copy, since that group holds it still), or into
+    ?group=."""
+    client = logged_in(anna)
+    record(table, anna, played("Anna", EVEN))
+    record(table, anna, {"kind": "collapsed"})
+    data = client.get(f"/api/v1/sessions/{table.pk}/export").json()
+    assert data["group"] == table.group_id
+    back = client.post("/api/v1/sessions/import", data, content_type="application/json")
+    assert back.status_code == 201, back.json()
+    copy = Session.objects.get(pk=back.json()["id"])
+    assert copy.group_id == table.group_id and copy.pk != table.pk and copy.uid != table.uid
+    table.refresh_from_db()
+    assert back.json()["scoreboard"] == {**services.scoreboard(table),
+                                         "version": copy.version}
+    assert without_ids(exchange.session_export(copy))["session"] | {"uid": None} == \
+        without_ids(data)["session"] | {"uid": None}
+    target = group_with(anna, name="Elsewhere")
+    there = client.post(f"/api/v1/sessions/import?group={target.pk}", data,
+                        content_type="application/json")
+    assert there.status_code == 201 and target.sessions.get().uid == table.uid
+    stranger_group = group_with(user("stranger"), name="Not mine")
+    assert client.post(f"/api/v1/sessions/import?group={stranger_group.pk}", data,
+                       content_type="application/json").status_code == 404
+    assert client.post("/api/v1/sessions/import?group=x", data,
+                       content_type="application/json").status_code == 400
 
 
 def test_an_import_retried_with_its_idempotency_key_gets_the_first_answer(anna, table):

@@ -145,3 +145,15 @@ def test_without_a_stake_there_is_no_money(api, owner):
     base = f"/api/v1/sessions/{start(api, owner, 'mura')['id']}"
     money = call(api, "get", f"{base}/settlement").json()
     assert money["stake"] is None and money["transfers"] == []
+    assert money["balances"] == dict.fromkeys(SEATS, "0.00")
+
+
+@pytest.mark.parametrize("game", ["mura", "muller_matz"])
+def test_the_scoreboard_keeps_its_balances_without_a_stake(api, owner, game):
+    """API.md lists balances in both scoreboards ("never drop these"): all zero."""
+    sid = start(api, owner, game)["id"]
+    board = call(api, "get", f"/api/v1/sessions/{sid}/scoreboard").json()
+    assert board["balances"] == dict.fromkeys(SEATS, "0.00")
+    page = api.get(f"/sessions/{sid}/")
+    assert page.status_code == 200 and "scoreboard" in page.content.decode()
+    assert "0.00" not in page.content.decode()  # no money column without a stake
