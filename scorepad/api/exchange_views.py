@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from scorepad import exchange, services
 from scorepad.access import READ, WRITE, group_for, session_for
 
+from . import idempotency
 from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import MAX_KEY
 from .scorepad_views import ERRORS_4XX, SessionOut, session_json
@@ -102,8 +103,7 @@ def _once(request: Request, raw: bytes, run: Callable[[], Response]) -> Response
     if not key:
         return run()
     if len(key) > MAX_KEY:
-        return Response({"detail": _("The Idempotency-Key is too long (at most 200 "
-                                     "characters).")}, status=400)
+        return idempotency.too_long()
 
     def answer() -> services.Answer:
         response = run()
@@ -115,9 +115,7 @@ def _once(request: Request, raw: bytes, run: Callable[[], Response]) -> Response
     try:
         first = services.once(user=request.user, key=key, print_=print_, run=answer)
     except services.KeyReused:
-        return Response({"detail": _("Idempotency-Key: this key was already used for a "
-                                     "different request; send a new key for a new "
-                                     "request.")}, status=400)
+        return idempotency.reused()
     response = Response(first.body, status=first.status)
     if first.replayed:
         response["Idempotent-Replayed"] = "true"

@@ -26,6 +26,19 @@ HEADER = OpenApiParameter(
 )
 
 
+def too_long() -> Response:
+    return Response(
+        {"detail": _("The Idempotency-Key is too long (at most 200 characters).")}, status=400)
+
+
+def reused() -> Response:
+    return Response(
+        {"detail": _("Idempotency-Key: this key was already used for a different "
+                     "request; send a new key for a new request.")},
+        status=400,
+    )
+
+
 def idempotent(view: Any) -> Any:
     """Wrap a DRF function view's writes (inside @api_view, so the user is known)."""
 
@@ -35,10 +48,7 @@ def idempotent(view: Any) -> Any:
         if request.method in ("GET", "HEAD", "OPTIONS") or not key:
             return view(request, *args, **kwargs)  # type: ignore[no-any-return]
         if len(key) > MAX_KEY:
-            return Response(
-                {"detail": _("The Idempotency-Key is too long (at most 200 characters).")},
-                status=400,
-            )
+            return too_long()
         body = request.data if isinstance(request.data, dict | list) else str(request.data)
         print_ = services.fingerprint(request.method, request.path, body)
 
@@ -50,11 +60,7 @@ def idempotent(view: Any) -> Any:
         try:
             answer = services.once(user=request.user, key=key, print_=print_, run=run)
         except services.KeyReused:
-            return Response(
-                {"detail": _("Idempotency-Key: this key was already used for a different "
-                             "request; send a new key for a new request.")},
-                status=400,
-            )
+            return reused()
         response = Response(answer.body, status=answer.status)
         if answer.replayed:
             response["Idempotent-Replayed"] = "true"

@@ -44,6 +44,7 @@ from scorepad.conditional import etag_for, polled
 from scorepad.messages import conflict_message, input_error_message, violation_json
 from scorepad.models import Deal, DealEvent, Membership, Player, Session
 
+from . import idempotency
 from . import serializers as s
 from .errors import validation_response
 from .fields import NameField, RulesSpecField, StrictCharField, StrictIntegerField
@@ -154,9 +155,7 @@ def _register_replay(found: tuple[str, str] | None, password: str) -> Response |
     if record is None:
         return None
     if record.fingerprint != found[1] or not record.user.check_password(password):
-        return Response({"detail": _("Idempotency-Key: this key was already used for a "
-                                     "different request; send a new key for a new "
-                                     "request.")}, status=400)
+        return idempotency.reused()
     response = Response(record.response, status=record.status)
     response["Idempotent-Replayed"] = "true"
     return response
@@ -172,8 +171,7 @@ def register(request: Request) -> Response:
 
     key = request.headers.get("Idempotency-Key")
     if key is not None and len(key) > MAX_KEY:
-        return Response({"detail": _("The Idempotency-Key is too long (at most 200 "
-                                     "characters).")}, status=400)
+        return idempotency.too_long()
     data = RegisterIn(data=request.data)
     data.is_valid(raise_exception=True)
     username, password = data.validated_data["username"], data.validated_data["password"]
