@@ -9,7 +9,8 @@ player changes no recorded deal. Names come back in only at the edges.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
@@ -866,6 +867,18 @@ class MulatschakGame:
         return outcome_to_json(outcome), new_json
 
 
+@contextmanager
+def _tallied() -> Iterator[None]:
+    """A Mura or Müller Matz record through referee.tally: what it refuses as against the
+    rules becomes RulesBroken (422), what it cannot read an InputError (400)."""
+    try:
+        yield
+    except tally.IllegalRecord as e:
+        raise RulesBroken(e.violations) from e
+    except RuleError as e:
+        raise InputError.from_rule_error(e) from e
+
+
 class MuraGame:
     """A deal is ``{"tricks", "figures"}`` or ``{"trick_cards"}`` (RULES.md §3)."""
 
@@ -890,12 +903,8 @@ class MuraGame:
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         before = tally.MuraState(dict(state["mura"]), dict(state["zeros"]), state["dealer"],
                                  state["deals"])
-        try:
+        with _tallied():
             result, after = tally.mura_apply(seats, before, data)
-        except tally.IllegalRecord as e:
-            raise RulesBroken(e.violations) from e
-        except RuleError as e:
-            raise InputError.from_rule_error(e) from e
         return (
             {"dealer": before.dealer,
              "results": {p: r.as_dict() for p, r in result.results.items()},
@@ -932,12 +941,8 @@ class MatzGame:
         data: Mapping[str, Any],
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         before = tally.MatzState(dict(state["losses"]), state["games"])
-        try:
+        with _tallied():
             result, after = tally.matz_apply(seats, before, data)
-        except tally.IllegalRecord as e:
-            raise RulesBroken(e.violations) from e
-        except RuleError as e:
-            raise InputError.from_rule_error(e) from e
         return (
             {"loser": result.loser, "order": list(result.order), "game_number": after.games,
              "losses_after": dict(after.losses)},
