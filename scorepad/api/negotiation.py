@@ -16,7 +16,7 @@ from rest_framework.negotiation import DefaultContentNegotiation
 class FormatFirst(DefaultContentNegotiation):
     def select_renderer(self, request: Any, renderers: Any, format_suffix: Any = None) -> Any:
         wanted = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
-        if wanted:
+        if wanted is not None:  # asked for, even empty ("?format="): it must exist
             for renderer in renderers:
                 if renderer.format == wanted:
                     return renderer, renderer.media_type

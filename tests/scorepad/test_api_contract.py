@@ -73,6 +73,7 @@ def test_csv_export_is_served_whatever_the_client_accepts():
         assert answer.status_code == 200, (accept, answer.status_code)
         assert answer["Content-Type"].startswith("text/csv")
     assert api.client.get(path.replace("csv", "xml"), **api.headers).status_code == 404
+    assert api.client.get(path.replace("csv", ""), **api.headers).status_code == 404
     plain = api.client.get(path.split("?")[0], HTTP_ACCEPT="application/json", **api.headers)
     assert plain.status_code == 200 and plain.json()["format"] == "schreiber"
 
