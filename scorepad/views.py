@@ -177,7 +177,8 @@ def group(request: HttpRequest, group_id: int) -> HttpResponse:
         try:
             player_id = request.POST.get("player")
             if player_id:
-                player = the_group.players.filter(pk=player_id).first()
+                number = _number(player_id)  # a tampered field finds no player, as a stranger's
+                player = None if number is None else the_group.players.filter(pk=number).first()
                 if player is None:
                     raise Http404
                 services.player_rename(player=player, name=form.cleaned_data["name"])
@@ -847,7 +848,10 @@ def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
     the_group = group_for(request.user, group_id, MANAGE)
     try:
         if request.POST.get("revoke"):
-            services.invite_revoke(group=the_group, invite_id=int(request.POST["revoke"]))
+            invite_id = _number(request.POST["revoke"])
+            if invite_id is None:
+                raise Http404
+            services.invite_revoke(group=the_group, invite_id=invite_id)
         else:
             services.invite_create(group=the_group, user=request.user,
                                    role=request.POST.get("role", ""))
