@@ -5,6 +5,7 @@ as the owner, who passes every access check; it answers with a page, a redirect 
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -53,7 +54,8 @@ def test_no_form_input_makes_a_500(name, world):  # noqa: F811 - the fixture
     client = Client(raise_request_exception=False)
     client.force_login(world["people"]["owner"])
 
-    @settings(max_examples=50, deadline=None, database=None,
+    @settings(max_examples=int(os.environ.get("GARBAGE_EXAMPLES", "50")), deadline=None,
+              database=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture,
                                      HealthCheck.too_slow])
     @given(body=form)
