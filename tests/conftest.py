@@ -7,13 +7,16 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-EXAMPLES = SHARED / "examples" / "referee.json"
+#: The worked deals with their expected answers: data the project carries itself
+#: (``referee.json``, and ``referee-additions.json`` for the rules added later).
+EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
+EXAMPLES = EXAMPLES_DIR / "referee.json"
+ADDITIONS = EXAMPLES_DIR / "referee-additions.json"
 
 
-def load_examples() -> list[dict[str, Any]]:
-    """The worked deals of ../shared/examples (they must exist: CI runs beside shared/)."""
-    return list(json.loads(EXAMPLES.read_text(encoding="utf-8")))
+def load_examples(path: Path = EXAMPLES) -> list[dict[str, Any]]:
+    """The worked deals of ``tests/examples`` (the first file unless told otherwise)."""
+    return list(json.loads(path.read_text(encoding="utf-8")))
 
 
 @pytest.fixture

@@ -339,7 +339,7 @@ def test_every_violation_of_a_sequence_is_reported():
 
 
 def test_after_an_illegal_call_incompleteness_is_not_reported_again():
-    # shared example "auction-equal-bid": only bid_not_higher
+    # worked example "auction-equal-bid": only bid_not_higher
     result = auction((ANNA, 2), (BERT, 2))
     assert codes(result) == ["bid_not_higher"]
     assert result.finished is False
@@ -400,7 +400,7 @@ def test_a_malformed_call_in_an_auction_is_a_rule_error():
         auction((ANNA, "double"))
 
 
-# --- worked examples (shared/examples/referee.json), at the referee level ------------
+# --- worked examples (tests/examples/referee.json), at the referee level ------------
 
 HGSR = ("Hans", "Grete", "Sepp", "Resi")
 
@@ -447,8 +447,8 @@ def test_a_held_player_who_raises_to_five_ends_the_duel():
     assert codes(late) == ["auction_over"]
 
 
-def test_every_auction_example_of_the_shared_file_holds_at_the_referee_level(examples):
-    # ``examples`` (tests/conftest.py) reads shared/examples/referee.json.
+def test_every_auction_example_of_the_worked_examples_holds_at_the_referee_level(examples):
+    # ``examples`` (tests/conftest.py) reads tests/examples/referee.json.
     auctions = [e for e in examples if e["endpoint"].endswith("/mulatschak/auction")]
     assert len(auctions) >= 3
     for example in auctions:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,8 +22,7 @@ from referee.money import (
     transfer_plan,
 )
 from referee.violations import RuleError
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples" / "referee.json"
+from tests.conftest import EXAMPLES
 
 
 def example(name: str) -> dict[str, Any]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from itertools import product
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,8 +24,8 @@ from referee.muller_matz import (
     sleep_group,
 )
 from referee.violations import RuleError, Violation
+from tests.conftest import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples" / "referee.json"
 SEATS = ("Anna", "Bert", "Cilli", "Dominik")
 
 

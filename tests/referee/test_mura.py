@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,8 +30,7 @@ from referee.mura import (
     zeros_to_next_mura,
 )
 from referee.violations import RuleError, Violation
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples" / "referee.json"
+from tests.conftest import EXAMPLES
 
 #: In the order of play: counter-clockwise round the table.
 SEATS = ("Hans", "Grete", "Sepp", "Resi")

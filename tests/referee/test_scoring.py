@@ -410,7 +410,7 @@ def test_game_winners_lists_ties_in_seat_order():
     assert game_winners(scores, (DOMINIK, CILLI, BERT, ANNA)) == (DOMINIK, BERT)
 
 
-# --- worked examples (shared/examples/referee.json), at the referee level ------------
+# --- worked examples (tests/examples/referee.json), at the referee level ------------
 
 HGSR = ("Hans", "Grete", "Sepp", "Resi")
 DEAL_EXAMPLES = [
@@ -553,8 +553,8 @@ def test_a_start_score_override_sets_everybodys_first_score():
     assert score(t, **PLAIN).scores_after[ANNA] == 27
 
 
-def test_every_deal_example_of_the_shared_file_holds_at_the_referee_level(examples):
-    # ``examples`` (tests/conftest.py) reads shared/examples/referee.json.
+def test_every_deal_example_of_the_worked_examples_holds_at_the_referee_level(examples):
+    # ``examples`` (tests/conftest.py) reads tests/examples/referee.json.
     deals = [e for e in examples if e["endpoint"].endswith("/mulatschak/deal")]
     assert len(deals) >= len(DEAL_EXAMPLES)
     for example in deals:

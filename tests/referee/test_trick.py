@@ -491,8 +491,8 @@ def test_in_murln_the_seven_is_the_lowest_trump_and_the_weli_still_second():
     assert trick("hearts", "hearts-king", "bells-6", preset="murln").winner == BERT
 
 
-def test_every_trick_example_of_the_shared_file_holds_at_the_referee_level(examples):
-    # ``examples`` (tests/conftest.py) reads shared/examples/referee.json.
+def test_every_trick_example_of_the_worked_examples_holds_at_the_referee_level(examples):
+    # ``examples`` (tests/conftest.py) reads tests/examples/referee.json.
     tricks = [e for e in examples if e["endpoint"].endswith("/mulatschak/trick")]
     assert len(tricks) >= 2
     for example in tricks:
