@@ -88,3 +88,18 @@ def pack_choices(pack: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
         cards = [(c.code, card_name(c.code, pack)) for c in the_pack.cards if c.suit == suit]
         out.append((suit, suit_name(suit, pack), cards))
     return out
+
+
+def picker_suits(pack: str) -> list[dict[str, object]]:
+    """The pack as a card picker shows it: per suit its code, name and symbol (French
+    suits have one; German and Hungarian suits are drawn as a coloured pip), and per card
+    its code, its full name and the rank as printed on the button (numbers as numbers)."""
+    the_pack: Pack = PACKS[pack]
+    out: list[dict[str, object]] = []
+    for suit in the_pack.suits:
+        cards = [{"code": c.code, "name": card_name(c.code, pack),
+                  "rank": rank_name(c.rank, pack)}
+                 for c in the_pack.cards if c.suit == suit]
+        out.append({"suit": suit, "name": suit_name(suit, pack),
+                    "symbol": SYMBOLS.get(suit, ""), "cards": cards})
+    return out

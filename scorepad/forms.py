@@ -103,6 +103,20 @@ class SessionForm(forms.Form):
         return out
 
 
+def inferred(counts: dict[str, int | None], total: int) -> dict[str, int]:
+    """The blank counts that can only be one number: with one blank left, the remainder
+    of ``total``; once the entered counts reach ``total``, 0 for every blank. Any other
+    blank stays missing (the referee names it). Mulatschak tricks (5) and Mura tricks (8)
+    follow this one rule; static/entry.js shows the same numbers as the user taps."""
+    blanks = [p for p, n in counts.items() if n is None]
+    entered = sum(n for n in counts.values() if n is not None)
+    if len(blanks) == 1 and entered <= total:
+        return {blanks[0]: total - entered}
+    if len(blanks) > 1 and entered == total:
+        return dict.fromkeys(blanks, 0)
+    return {}
+
+
 def _int_or_none(value: Any) -> int | None:
     try:
         return int(str(value))
@@ -139,6 +153,11 @@ class DealEntry:
         breaker = data.get("breaker")
         self.breaker = breaker if breaker in seats else None
         self._apply_step(data.get("step") or "")
+        #: Blank tricks that can only be one number (the last player's: the remainder).
+        self.auto = inferred(self.playing_tricks(), MULI)
+
+    def playing_tricks(self) -> dict[str, int | None]:
+        return {p: n for p, n in self.tricks.items() if p not in self.home}
 
     def _apply_step(self, step: str) -> None:
         seat, _, delta = step.partition(":")
@@ -146,17 +165,23 @@ class DealEntry:
         if index is None or not 0 <= index < len(self.seats) or delta not in ("+1", "-1"):
             return
         player = self.seats[index]
-        current = self.tricks.get(player) or 0
-        if delta == "+1" and self.tricks_total() < MULI:
+        auto = inferred(self.playing_tricks(), MULI)
+        current = self.tricks.get(player)
+        if current is None and player not in auto and delta == "-1":
+            self.tricks[player] = 0  # "none" said with the stepper
+            return
+        current = auto.get(player, 0) if current is None else current
+        others = sum(n or 0 for p, n in self.playing_tricks().items() if p != player)
+        if delta == "+1" and others + current < MULI:
             self.tricks[player] = current + 1
         elif delta == "-1" and current > 0:
             self.tricks[player] = current - 1
 
     def tricks_total(self) -> int:
-        return sum(n or 0 for p, n in self.tricks.items() if p not in self.home)
+        return sum(n or 0 for n in self.playing_tricks().values())
 
     def tricks_left(self) -> int:
-        return MULI - self.tricks_total()
+        return MULI - self.tricks_total() - sum(self.auto.values())
 
     def missing(self) -> dict[str, Any]:
         """What must be chosen before the referee can judge a played deal."""
@@ -175,7 +200,8 @@ class DealEntry:
         """The referee's deal object, with names."""
         if self.kind != "played":
             return {"kind": self.kind, "knocked": False}
-        tricks = {p: (n or 0) for p, n in self.tricks.items() if p not in self.home}
+        tricks = {p: n if n is not None else self.auto[p]
+                  for p, n in self.playing_tricks().items() if n is not None or p in self.auto}
         exchanged = {p: n for p, n in self.exchanged.items() if n}
         return {
             "kind": "played",

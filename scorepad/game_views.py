@@ -5,6 +5,7 @@ services write, these functions only parse taps and render.
 
 from __future__ import annotations
 
+import secrets
 from contextlib import suppress
 from typing import Any
 
@@ -19,9 +20,10 @@ from referee import tally
 from referee.muller_matz import check_beat
 from referee.violations import RuleError
 
-from . import services
+from . import htmx_answers, services
 from .access import READ, session_for
 from .cardnames import SYMBOLS, card_name, pack_choices
+from .forms import inferred
 from .messages import (
     beat_reason,
     card_violation_message,
@@ -52,20 +54,39 @@ def mura_entry(post: Any, seats: list[str]) -> dict[str, dict[str, int | None]]:
     what, _sep, delta = (post.get("step") or "").partition(":")
     index = _int(what[1:]) if what[:1] in ("t", "f") else None
     if index is not None and 0 <= index < len(seats) and delta in ("+1", "-1"):
-        counts = tricks if what[0] == "t" else figures
+        key = "tricks" if what[0] == "t" else "figures"
+        counts = tricks if key == "tricks" else figures
         player = seats[index]
-        current = counts[player] or 0
-        room = MURA_TRICKS - sum(n or 0 for n in tricks.values())
-        if delta == "-1" and current > 0:
-            counts[player] = current - 1
-        elif delta == "+1" and (what[0] == "f" or room > 0):
-            counts[player] = current + 1
+        current = counts[player]
+        if current is None and delta == "-1" and player not in mura_auto(
+                {"tricks": tricks, "figures": figures})[key]:
+            counts[player] = 0  # "none" said with the stepper
+        else:
+            if current is None:
+                current = mura_auto({"tricks": tricks, "figures": figures})[key].get(player, 0)
+            others = sum(n or 0 for p, n in tricks.items() if p != player)
+            if delta == "-1" and current > 0:
+                counts[player] = current - 1
+            elif delta == "+1" and (key == "figures" or others + current < MURA_TRICKS):
+                counts[player] = current + 1
+    return {"tricks": tricks, "figures": figures}
+
+
+def mura_auto(entry: dict[str, dict[str, int | None]]) -> dict[str, dict[str, int]]:
+    """Blank counts that can only be one number (forms.inferred): the last player's tricks
+    from the remainder, and no figures for a player who took no trick."""
+    tricks = inferred(entry["tricks"], MURA_TRICKS)
+    shown = {p: tricks.get(p) if n is None else n for p, n in entry["tricks"].items()}
+    figures = {p: 0 for p, n in entry["figures"].items() if n is None and shown.get(p) == 0}
     return {"tricks": tricks, "figures": figures}
 
 
 def mura_data(entry: dict[str, dict[str, int | None]]) -> dict[str, Any]:
-    """The referee's counts; a blank count stays missing, for the referee to name."""
-    return {key: {p: n for p, n in counts.items() if n is not None}
+    """The referee's counts: a blank that can only be one number is that number; any
+    other blank stays missing, for the referee to name (as in Mulatschak)."""
+    auto = mura_auto(entry)
+    return {key: {p: auto[key][p] if n is None else n for p, n in counts.items()
+                  if n is not None or p in auto[key]}
             for key, counts in entry.items()}
 
 
@@ -100,7 +121,8 @@ def entry_context(session: Session, names: services.Names, post: Any,
     Müller Matz by the loser (the default) or the finishing order (``mode="order"``)."""
     seats = list(names.by_id.values())
     context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode,
-                               "next_number": services.next_number(session)}
+                               "next_number": services.next_number(session),
+                               "idempotency_key": secrets.token_urlsafe(24)}
     if session.game != Session.Game.MURA:
         if mode == "order":
             context |= order_context(names, post, submitted)
@@ -121,13 +143,16 @@ def entry_context(session: Session, names: services.Names, post: Any,
                 violations.append({"player": v.player, "message": violation_message(v)})
             if result.legal:
                 results = {names.to_name(p): r for p, r in result.results.items()}
+    auto = mura_auto(entry)
     rows = [
         {"index": i, "name": p, "tricks": entry["tricks"][p], "figures": entry["figures"][p],
+         "auto_tricks": auto["tricks"].get(p), "auto_figures": auto["figures"].get(p),
          "errors": [v["message"] for v in violations if v["player"] == p],
          "result": results.get(p)}
         for i, p in enumerate(seats)
     ]
-    left = MURA_TRICKS - sum(n or 0 for n in entry["tricks"].values())
+    left = MURA_TRICKS - sum(n or 0 for n in entry["tricks"].values()) - sum(
+        auto["tricks"].values())
     return context | {
         "entry_rows": rows, "tricks_left": left,
         "general_errors": [v["message"] for v in violations if not v["player"]],
@@ -336,6 +361,9 @@ def entry_mode(session: Session, *sources: Any) -> str:
 def render_session(request: HttpRequest, session: Session, post: Any = None,
                    can_write: bool = False, fragment: str | None = None,
                    submitted: bool = False, board_url: str | None = None) -> HttpResponse:
+    if htmx_answers.wants_table(request):
+        session.refresh_from_db()  # a save happened: the answer shows the state after it
+        session.__dict__.pop("last_number", None)
     names = services.Names.of(session)
     board_url = board_url or reverse("scorepad:board", kwargs={"session_id": session.pk})
     post = post or QueryDict()
@@ -346,8 +374,14 @@ def render_session(request: HttpRequest, session: Session, post: Any = None,
     context["can_write"] = can_write
     if can_write:
         context |= _watch_extras(request, session)
+        if session.status != Session.Status.OPEN:
+            from .views import again_fields
+
+            context["again"] = again_fields(session, names, context["board"])
     if fragment == "deal-form":
         return render(request, "scorepad/session_game.html#gameform", context)
+    if fragment == htmx_answers.TARGET:
+        return render(request, "scorepad/session_game.html#table", context)
     if fragment == "scoreboard":
         return render(request, "scorepad/_scoreboard.html", context)
     if number is not None and session.deals.filter(number=number).exists():
@@ -376,19 +410,45 @@ def posted_data(session: Session, names: services.Names, post: Any) -> dict[str,
 
 def create(request: HttpRequest, session: Session, can_write: bool) -> HttpResponse:
     names = services.Names.of(session)
+    number = _int(request.POST.get("number"))
+    target = htmx_answers.TARGET if htmx_answers.wants_table(request) else None
+    data: dict[str, Any] = {}
+
+    def run() -> services.Answer:
+        row = services.deal_record(session=session, user=request.user, data=data, number=number)
+        return services.Answer(201, {"number": row.number})
+
+    key = (request.POST.get("idempotency_key") or "")[:200]
     try:
-        row = services.deal_record(session=session, user=request.user,
-                                   data=posted_data(session, names, request.POST),
-                                   number=_int(request.POST.get("number")))
-    except (services.RulesBroken, services.InputError):
-        return render_session(request, session, request.POST, can_write, submitted=True)
-    except services.Conflict as e:
-        messages.warning(request, conflict_message(e.reason, **e.params))
+        data = posted_data(session, names, request.POST)
+        if key:  # a retry (the outbox, a double tap) gets the first answer again
+            print_ = services.fingerprint("html-deal", session.pk, data, number)
+            answer = services.once(user=request.user, key=key, print_=print_, run=run)
+        else:
+            answer = run()
+    except (services.RulesBroken, services.InputError) as e:
+        reasons = ([violation_message(names.violation(v)) for v in e.violations]
+                   if isinstance(e, services.RulesBroken) else [input_error_message(e)])
+        return htmx_answers.refused(
+            render_session(request, session, request.POST, can_write, submitted=True,
+                           fragment=target), "illegal", reasons, number)
+    except (services.Conflict, services.KeyReused) as e:
+        reason = ""
+        if isinstance(e, services.Conflict):
+            reason = conflict_message(e.reason, **e.params)
+            messages.warning(request, reason)
         session.refresh_from_db()
-        return render_session(request, session, None, can_write)
+        session.__dict__.pop("last_number", None)
+        return htmx_answers.refused(render_session(request, session, None, can_write,
+                                                   fragment=target),
+                                    "conflict", [reason], services.next_number(session))
+    recorded = answer.body["number"]
     label = _("Game %(n)s recorded.") if session.game == Session.Game.MULLER_MATZ else _(
         "Deal %(n)s recorded.")
-    messages.success(request, label % {"n": row.number}, extra_tags=f"undo:{row.number}")
+    messages.success(request, label % {"n": recorded}, extra_tags=f"undo:{recorded}")
+    if target:
+        return htmx_answers.recorded(
+            render_session(request, session, None, can_write, fragment=target), recorded)
     return redirect("scorepad:session", session_id=session.pk)
 
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from . import charts, services, stats
-from .access import READ, check_link, group_for, role_in, session_for
+from .access import READ, WRITERS, check_link, group_for, role_in, session_for
 from .cardnames import SUITS
 from .messages import FACTOR_LABELS, input_error_message
 from .models import Membership, Player, Session
@@ -204,6 +204,7 @@ def session_sheet(request: HttpRequest, session_id: int) -> HttpResponse:
         "chart": session_chart(record),
         "chart_data": _chart_table(record, series),
         "start_score": session.rules.get("start_score"),
+        "can_write": getattr(session, "asker_role", None) in WRITERS,
     })
 
 

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.urls import include, path
 
-from . import game_views, look_views, views
+from . import game_views, look_views, pwa, views
 
 pages = [
     path("", views.home, name="home"),
@@ -45,6 +45,9 @@ pages = [
 urlpatterns = [
     path("", include((pages, "scorepad"))),
     path("healthz", views.healthz, name="healthz"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("offline", pwa.offline, name="offline"),
     path("ping", views.ping, name="ping"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
          name="login"),

@@ -27,9 +27,16 @@ from django.views.defaults import bad_request as django_bad_request
 from django.views.defaults import page_not_found
 from django.views.defaults import server_error as django_server_error
 
-from referee.rules import PARAMETER_NAMES, PRESETS
+from referee.rules import (
+    ALL_PASS_MODES,
+    MULATSCHAK_PACKS,
+    MULI_FAIL_MODES,
+    PARAMETER_NAMES,
+    PRESETS,
+    SALZBURG,
+)
 
-from . import exchange, fastpoll, game_views, services
+from . import exchange, fastpoll, game_views, htmx_answers, services
 from .access import (
     MANAGE,
     READ,
@@ -248,6 +255,24 @@ def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
 # --- sessions -------------------------------------------------------------------------------
 
 
+#: House rules that are one of a few words: offered as a choice, not typed.
+RULE_CHOICES = {"pack": MULATSCHAK_PACKS, "muli_fail_mode": MULI_FAIL_MODES,
+                "all_pass": ALL_PASS_MODES}
+
+
+def _rule_kind(name: str) -> str:
+    """How the start form asks for a house rule: on/off, a choice, a number, or text
+    (the JSON-ish values of the few structured rules)."""
+    value = SALZBURG.as_params()[name]
+    if isinstance(value, bool):
+        return "bool"
+    if name in RULE_CHOICES:
+        return "choice"
+    if isinstance(value, int) or value is None:
+        return "int"
+    return "text"
+
+
 def _rules_table(form: SessionForm) -> list[dict[str, Any]]:
     """Every parameter with its meaning, each preset's default, and its input."""
     defaults = {p.name: p.as_params() for p in PRESETS.values()}
@@ -257,6 +282,8 @@ def _rules_table(form: SessionForm) -> list[dict[str, Any]]:
             "help": PARAMETER_HELP.get(name, ""),
             "defaults": [(preset, params[name]) for preset, params in defaults.items()],
             "field": form[f"rule_{name}"],
+            "kind": _rule_kind(name),
+            "choices": RULE_CHOICES.get(name, ()),
         }
         for name in PARAMETER_NAMES
     ]
@@ -273,6 +300,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
     if writable.count() == 1:
         initial["group"] = writable.first()
     form = SessionForm(request.POST or None, groups=writable, initial=initial)
+    seat_errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -295,10 +323,11 @@ def session_new(request: HttpRequest) -> HttpResponse:
             field = e.field.removeprefix("rules.overrides.")
             target = f"rule_{field}" if field in PARAMETER_NAMES else None
             if e.field.startswith("seats"):
-                target = None
-            elif e.field in ("stake", "currency"):
-                target = e.field
-            form.add_error(target, f"{e.field}: {input_error_message(e)}")
+                seat_errors.append(input_error_message(e))  # shown with the seats
+            else:
+                if e.field in ("stake", "currency"):
+                    target = e.field
+                form.add_error(target, f"{e.field}: {input_error_message(e)}")
         else:
             return redirect("scorepad:session", session_id=session.pk)
     roster = sorted(
@@ -308,7 +337,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
         request,
         "scorepad/session_new.html",
         {"form": form, "rules_table": _rules_table(form), "roster": roster,
-         "seat_numbers": range(MAX_SEATS)},
+         "seat_numbers": range(MAX_SEATS), "seat_errors": seat_errors},
     )
 
 
@@ -410,11 +439,11 @@ def _entry_context(
     seats = list(names.by_id.values())
     by_field: dict[str, list[str]] = {}
     by_player: dict[str, list[str]] = {}
-    for v in violations:
-        if v["field"]:
-            by_field.setdefault(v["field"], []).append(v["message"])
-        if v["player"]:
+    for v in violations:  # each message in one place: a player's row, or its field
+        if v["player"] and v["field"] in (None, "tricks", "home"):
             by_player.setdefault(v["player"], []).append(v["message"])
+        elif v["field"]:
+            by_field.setdefault(v["field"], []).append(v["message"])
     return {
         "entry": entry,
         "seat_rows": [
@@ -423,6 +452,7 @@ def _entry_context(
                 "name": name,
                 "home": name in entry.home,
                 "tricks": entry.tricks.get(name),
+                "auto": entry.auto.get(name),
                 "exchanged": entry.exchanged.get(name),
                 "errors": by_player.get(name, []),
             }
@@ -434,6 +464,7 @@ def _entry_context(
         "violations": violations,
         "field_errors": by_field,
         "general_errors": [v["message"] for v in violations if not v["field"] and not v["player"]],
+        "violation_messages": [v["message"] for v in violations],
         "preview": preview,
         "preview_factors": multiplier_text,
         "legal": not missing and not violations,
@@ -472,6 +503,9 @@ VIOLATION_FIELDS = {
 def _render_session(
     request: HttpRequest, session: Session, entry: DealEntry | None = None, status: int = 200
 ) -> HttpResponse:
+    if htmx_answers.wants_table(request):
+        session.refresh_from_db()  # a save happened: the answer shows the state after it
+        session.__dict__.pop("last_number", None)
     if session.game != Session.Game.MULATSCHAK:
         role = role_in(request.user, session.group)
         return game_views.render_session(request, session, post=None,
@@ -489,13 +523,42 @@ def _render_session(
         url = request.build_absolute_uri(
             reverse("scorepad:watch", kwargs={"token": session.watch_token}))
         context |= {"watch_url": url, "watch_qr": _qr_svg(url)}
+    if context["can_write"] and session.status != Session.Status.OPEN:
+        context["again"] = again_fields(session, names, context["board"])
     template = "scorepad/session.html"
     target = _htmx_target(request)
     if target == "deal-form":
         template += "#dealform"
+    elif target == htmx_answers.TARGET:
+        template += "#table"
     elif target == "scoreboard":
         template = "scorepad/_scoreboard.html"
     return render(request, template, context, status=status)
+
+
+def again_fields(session: Session, names: services.Names,
+                 board: dict[str, Any]) -> list[tuple[str, str]]:
+    """The start form, filled for a new session of the same table: group, game, rules
+    (the house rules that differ from the preset), players, stake; the player who would
+    have dealt next deals first."""
+    import json
+
+    seats = list(names.by_id.values())
+    fields = [("group", str(session.group_id)), ("game", session.game),
+              ("preset", session.preset if session.preset in PRESETS else "salzburg")]
+    if session.stake is not None:
+        fields += [("stake", format(session.stake.normalize(), "f")),
+                   ("currency", session.currency or "")]
+    fields += [(f"seat_{i}", name) for i, name in enumerate(seats)]
+    dealer = board.get("next_dealer")
+    if dealer in seats:
+        fields.append(("dealer", str(seats.index(dealer))))
+    if session.game == Session.Game.MULATSCHAK and session.preset in PRESETS:
+        preset = PRESETS[session.preset].as_params()
+        fields += [(f"rule_{name}", json.dumps(value))
+                   for name, value in (session.rules or {}).items()
+                   if name in preset and preset[name] != value]
+    return fields
 
 
 def _htmx_target(request: HttpRequest) -> str | None:
@@ -613,7 +676,9 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
     names = services.Names.of(session)
     entry = DealEntry(request.POST, list(names.by_id.values()))
     if entry.missing():
-        return _render_session(request, session, entry)
+        return htmx_answers.refused(_render_session(request, session, entry), "illegal",
+                                    [str(t) for t in entry.missing().values()],
+                                    _number(request.POST.get("number")))
     data = names.deal_ids(entry.as_deal())
     number = _number(request.POST.get("number"))
 
@@ -628,16 +693,23 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
             answer = services.once(user=request.user, key=key, print_=print_, run=run)
         else:
             answer = run()
-    except services.RulesBroken:
-        return _render_session(request, session, entry)
+    except services.RulesBroken as e:
+        return htmx_answers.refused(_render_session(request, session, entry), "illegal",
+                                    [violation_message(names.violation(v)) for v in e.violations],
+                                    number)
     except (services.Conflict, services.KeyReused) as e:
+        reason = ""
         if isinstance(e, services.Conflict):
-            messages.warning(request, conflict_message(e.reason, **e.params))
+            reason = conflict_message(e.reason, **e.params)
+            messages.warning(request, reason)
         session.refresh_from_db()
-        return _render_session(request, session)
+        return htmx_answers.refused(_render_session(request, session), "conflict", [reason],
+                                    services.next_number(session))
     recorded = answer.body["number"]
     messages.success(request, _("Deal %(n)s recorded.") % {"n": recorded},
                      extra_tags=f"undo:{recorded}")
+    if htmx_answers.wants_table(request):
+        return htmx_answers.recorded(_render_session(request, session), recorded)
     return redirect("scorepad:session", session_id=session.pk)
 
 
@@ -670,6 +742,7 @@ def deal_edit(request: HttpRequest, session_id: int, number: int) -> HttpRespons
     entry = DealEntry(request.POST, list(names.by_id.values()))
     if entry.missing():
         return _render_edit(request, session, number, entry)
+    ends_before = _game_ends(session, names)
     try:
         services.deal_correct(
             session=session,
@@ -691,8 +764,42 @@ def deal_edit(request: HttpRequest, session_id: int, number: int) -> HttpRespons
         return redirect("scorepad:deal_edit", session_id=session.pk, number=number)
     except Deal.DoesNotExist:
         raise Http404 from None
-    messages.success(request, _("Deal %(n)s corrected.") % {"n": number})
+    messages.success(request, " ".join(
+        [_("Deal %(n)s corrected.") % {"n": number},
+         *_ends_changed(ends_before, _game_ends(session, names))]))
     return redirect("scorepad:session", session_id=session.pk)
+
+
+def _game_ends(session: Session, names: services.Names) -> list[tuple[int, str]]:
+    """Each game's last deal and its winners, in order (Mulatschak)."""
+    out = []
+    for number, result in session.deals.order_by("number").values_list("number", "result"):
+        if (result or {}).get("game_over"):
+            winners = names.deal_names(result).get("winners") or []
+            out.append((number, ", ".join(winners)))
+    return out
+
+
+def _ends_changed(before: list[tuple[int, str]], after: list[tuple[int, str]]) -> list[str]:
+    """What a correction changed about where games end and who won them, in words."""
+    lines = []
+    for k in range(max(len(before), len(after))):
+        was = before[k] if k < len(before) else None
+        now = after[k] if k < len(after) else None
+        if was == now:
+            continue
+        if now is None and was is not None:
+            lines.append(_("Game %(g)s no longer ends (it ended with deal %(n)s, won by "
+                           "%(w)s).") % {"g": k + 1, "n": was[0], "w": was[1]})
+        elif was is None and now is not None:
+            lines.append(_("Game %(g)s now ends with deal %(n)s, won by %(w)s.")
+                         % {"g": k + 1, "n": now[0], "w": now[1]})
+        elif was is not None and now is not None:
+            lines.append(_("Game %(g)s now ends with deal %(n)s, won by %(w)s (before: deal "
+                           "%(was_n)s, won by %(was_w)s).")
+                         % {"g": k + 1, "n": now[0], "w": now[1], "was_n": was[0],
+                            "was_w": was[1]})
+    return lines
 
 
 @login_required
@@ -751,7 +858,19 @@ def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
                 "after_cards": after and game_views.cards_history(seats, after),
             }
         )
-    return render(request, "scorepad/history.html", {"session": session, "events": events})
+    return render(request, "scorepad/history.html", {
+        "session": session, "events": events,
+        "can_write": getattr(session, "asker_role", None) in WRITERS,
+        "existing": _still_there(events),
+    })
+
+
+def _still_there(events: list[dict[str, Any]]) -> set[int]:
+    """The deal numbers whose last change was no deletion (the history is in order)."""
+    last: dict[int, str] = {}
+    for item in events:
+        last[item["event"].deal_number] = item["event"].action
+    return {n for n, action in last.items() if action != DealEvent.Action.DELETE}
 
 
 
@@ -774,7 +893,7 @@ def _qr_svg(url: str) -> str:
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
                                     svgns=True, dark="#000", light="#fff",
-                                    title="QR", nl=False)
+                                    title="QR", nl=False, omitsize=True)  # a viewBox: it scales
     return out.getvalue().decode()
 
 

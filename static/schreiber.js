@@ -1,7 +1,12 @@
-// Schreiber's only script: keep the screen awake on an open scoreboard, and let the
-// "undo" note fade after a few seconds. Everything else works without JavaScript.
+// Schreiber's page script: keeps the screen awake on an open scoreboard, fades the "undo"
+// note, says "offline" when the live board cannot be refreshed, installs the service
+// worker (offline app), copies texts, and shows the first form error. Every page works
+// without it; the deal entry lives in entry.js, the card picker in cardpicker.js.
 (function () {
   "use strict";
+  document.documentElement.classList.add("js");
+
+  // --- the screen stays awake while a scoreboard is open ---------------------------------
   let lock = null;
   async function keepAwake() {
     if (!("wakeLock" in navigator)) return;
@@ -16,10 +21,111 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible" && lock === null) keepAwake();
   });
-  document.addEventListener("DOMContentLoaded", function () {
-    keepAwake();
-    document.querySelectorAll("[data-undo]").forEach(function (note) {
+
+  function fadeUndo(root) {
+    root.querySelectorAll("[data-undo]:not([data-fading])").forEach(function (note) {
+      note.setAttribute("data-fading", "");
       setTimeout(function () { note.classList.add("faded"); }, 8000);
     });
+  }
+
+  // --- offline: a board that cannot be refreshed says so ---------------------------------
+  const note = function () { return document.querySelector("[data-offline-note]"); };
+  let lastGood = new Date();
+  function setOffline(on, text) {
+    const el = note();
+    if (!el) return;
+    document.body.classList.toggle("offline", on);
+    if (on) {
+      const time = lastGood.toLocaleTimeString(document.documentElement.lang || undefined,
+        { hour: "2-digit", minute: "2-digit" });
+      el.textContent = text || el.dataset.since.replace("{time}", time);
+    }
+    el.hidden = !on;
+  }
+  function polled(evt) {
+    const elt = evt.detail && evt.detail.elt;
+    return elt && elt.id === "scoreboard";
+  }
+  document.addEventListener("htmx:sendError", function (evt) {
+    if (polled(evt)) setOffline(true);
   });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (!polled(evt)) return;
+    const xhr = evt.detail.xhr;
+    if (xhr && xhr.status > 0) {
+      lastGood = new Date();
+      if (!document.documentElement.hasAttribute("data-offline-copy") || xhr.status === 200) {
+        document.documentElement.removeAttribute("data-offline-copy");
+        setOffline(false);
+      }
+    }
+  });
+  window.addEventListener("offline", function () {
+    if (document.getElementById("scoreboard")) setOffline(true);
+  });
+  window.addEventListener("online", function () {
+    const board = document.getElementById("scoreboard");
+    if (board && window.htmx) window.htmx.trigger(board, "schreiber:refresh");
+  });
+  window.SchreiberOffline = setOffline;
+
+  // --- the installable app: our service worker ------------------------------------------
+  function register() {
+    const url = document.body.dataset.sw;
+    if (!url || !("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register(url, { scope: "/" }).catch(function () { /* http: none */ });
+  }
+  document.addEventListener("submit", function (evt) {
+    // Logging out: the pages kept for offline use belong to this account only.
+    if (!evt.target.matches("[data-logout]")) return;
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "logout" });
+    }
+  });
+
+  // --- copy buttons: <button data-copy="#id"> -------------------------------------------
+  document.addEventListener("click", function (evt) {
+    const button = evt.target.closest("[data-copy]");
+    if (!button) return;
+    const source = document.querySelector(button.dataset.copy);
+    if (!source) return;
+    const text = source.value !== undefined ? source.value : source.textContent;
+    const done = function () {
+      const label = button.querySelector("[data-copied]");
+      if (label) { label.hidden = false; setTimeout(function () { label.hidden = true; }, 3000); }
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { source.select(); });
+    } else if (source.select) {
+      source.select();
+      try { document.execCommand("copy"); done(); } catch (e) { /* selected: copy by hand */ }
+    }
+  });
+
+  // --- a form sent back with errors: show the first one ---------------------------------
+  function firstError() {
+    const error = document.querySelector("main form .errorlist, main form .field-error");
+    if (!error || document.querySelector("#deal-form")) return;
+    const details = error.closest("details");
+    if (details) details.open = true;
+    error.scrollIntoView({ block: "center" });
+    const field = error.closest("[data-field]");
+    const input = field && field.querySelector("input:not([type=hidden]), select, textarea");
+    if (input) input.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    keepAwake();
+    fadeUndo(document);
+    register();
+    firstError();
+    document.querySelectorAll("[data-js-show]").forEach(function (el) { el.hidden = false; });
+    if (document.documentElement.hasAttribute("data-offline-copy")) {
+      const el = note();
+      if (el) setOffline(true, el.dataset.copy);
+      document.querySelectorAll(".messages").forEach(function (m) { m.remove(); });
+    }
+  });
+  document.addEventListener("schreiber:swapped", function (evt) { fadeUndo(evt.target); });
 })();

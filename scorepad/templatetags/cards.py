@@ -13,3 +13,11 @@ register = template.Library()
 def trump_name(code: object) -> str:
     """``hearts`` → "Hearts" / "Herz" / "Piros"; an unknown code is shown as it is."""
     return str(dict(TRUMPS).get(str(code), code or ""))
+
+
+@register.simple_tag
+def picker_suits(pack: str) -> list[dict[str, object]]:
+    """``{% picker_suits "hungarian32" as suits %}``: the pack for the card picker."""
+    from scorepad.cardnames import picker_suits as suits
+
+    return suits(pack)

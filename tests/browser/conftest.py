@@ -15,7 +15,7 @@ import pytest
 
 CHROMIUM = Path(os.environ.get("SCHREIBER_CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
-PHONE = {"width": 360, "height": 740}
+PHONE = {"width": 360, "height": 780}
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

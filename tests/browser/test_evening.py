@@ -5,7 +5,6 @@ Every score shown on screen is checked against the referee's replay of the same 
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from referee.session import replay
 
 from .conftest import SCREENSHOTS
 from .evening import CORRECTION, EVENING, FIRST_DEALER, SEATS
+from .phone import quiet, scores
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,54 +30,51 @@ def expected_scores(deals: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def scores_on_screen(page: Any) -> dict[str, int]:
-    out = {}
-    for item in page.locator("#scoreboard .scores li").all():
-        name = item.locator(".name").inner_text().replace("🂠", "").strip()
-        out[name] = int(item.locator(".score").inner_text())
-    return out
+    return scores(page)
 
 
 def settle(page: Any, timeout: float = 10.0) -> None:
-    """Wait until htmx has no request in flight (the form was swapped). Polled from here:
-    wait_for_function would need eval, which the page's CSP forbids."""
-    deadline = time.monotonic() + timeout
-    while page.evaluate("() => document.querySelectorAll('.htmx-request').length") > 0:
-        assert time.monotonic() < deadline, "htmx did not settle"
-        page.wait_for_timeout(20)
+    """Wait until the live check and htmx have nothing in flight."""
+    quiet(page, timeout)
 
 
 def tap(page: Any, selector: str) -> None:
-    """Tap something that makes the deal form check itself, and wait for the answer."""
+    """Tap something on the deal form: it changes at once, the check follows."""
     before = len(page.console_errors)
-    with page.expect_response(lambda r: r.url.endswith("/check")):
-        page.locator(selector).click()
-    settle(page)
+    page.locator(selector).tap()
     assert page.console_errors[before:] == [], selector
 
 
-def enter(page: Any, deal: dict[str, Any]) -> None:
-    """Fill the deal form the way a player would: chips, checkboxes and steppers."""
-    if deal["kind"] == "collapsed":
-        page.get_by_role("button", name="Collapsed").click()
-        return
-    if deal["kind"] == "passed":
-        page.get_by_role("button", name="All passed").click()
+def enter(page: Any, deal: dict[str, Any], number: int) -> None:
+    """Fill the deal form the way a player would: chips, toggles and steppers (the last
+    player's tricks fill themselves in), then save; the answer is swapped in."""
+    if deal["kind"] in ("collapsed", "passed"):
+        label = "Collapsed" if deal["kind"] == "collapsed" else "All passed"
+        with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
+            page.get_by_role("button", name=label).tap()
+        page.wait_for_selector(f"text=Deal {number} recorded.")
         return
     seat = {name: i for i, name in enumerate(SEATS)}
     tap(page, f"label[for=decl-{seat[deal['declarer']]}]")
     tap(page, f"label[for=bid-{deal['bid']}]")
     tap(page, f"label[for=trump-{deal['trump']}]")
     for name in deal["stayed_home"]:
-        tap(page, f"input[name=home][value='{seat[name]}']")
+        tap(page, f"#row-{seat[name]} .home-toggle")
     if deal["knocked"]:
         tap(page, "input[name=knocked]")
-    for name, n in deal["tricks"].items():
+    playing = [p for p in SEATS if p not in deal["stayed_home"]]
+    for name in playing[:-1]:  # the last one: the remainder
+        n = deal["tricks"][name]
+        if n == 0:
+            tap(page, f"button[name=step][value='{seat[name]}:-1']")
         for _ in range(n):
             tap(page, f"button[name=step][value='{seat[name]}:+1']")
-    preview = page.locator(".preview")
+    quiet(page)
+    preview = page.locator("#preview .preview")
     assert preview.is_visible(), page.locator("#deal-form").inner_text()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save").last.click()
+    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
+        page.locator("#save-button").tap()
+    page.wait_for_selector(f"text=Deal {number} recorded.")
 
 
 def test_a_new_user_plays_an_evening_with_a_correction(live_server, phone):
@@ -99,9 +96,7 @@ def test_a_new_user_plays_an_evening_with_a_correction(live_server, phone):
     assert scores_on_screen(page) == dict.fromkeys(SEATS, 21)
 
     for n, deal in enumerate(EVENING, start=1):
-        enter(page, deal)
-        page.wait_for_load_state()
-        assert f"Deal {n} recorded." in page.content()
+        enter(page, deal, n)
         assert scores_on_screen(page) == expected_scores(EVENING[:n]), f"after deal {n}"
         if n == 2:
             assert "collapse = ×2" in page.locator("#scoreboard .next").inner_text()
@@ -109,10 +104,11 @@ def test_a_new_user_plays_an_evening_with_a_correction(live_server, phone):
             page.screenshot(path=str(SCREENSHOTS / "evening-hearts.png"), full_page=True)
 
     number, fixed = CORRECTION
-    page.goto(f"{page.url.rstrip('/')}/deals/{number}/edit")
+    page.goto(f"{page.url.split('#')[0].rstrip('/')}/deals/{number}/edit")
     # Bert gives a trick back first: the steppers never let the tricks pass five
     tap(page, "button[name=step][value='1:-1']")
     tap(page, "button[name=step][value='0:+1']")
+    quiet(page)
     with page.expect_navigation():
         page.get_by_role("button", name="Save correction").click()
     corrected = list(EVENING)

@@ -60,7 +60,8 @@ def board_on_screen(page: Any) -> dict[str, tuple[int, int, str]]:
     for row in page.locator("#scoreboard table.tally tbody tr").all():
         name = row.locator("th").inner_text().replace("🂠", "").strip()
         cells = row.locator("td").all_inner_texts()
-        out[name] = (int(cells[0]), int(cells[1].split()[0]), cells[2].strip())
+        out[name] = (int(cells[0]), int(cells[1].split()[0]),
+                     cells[2].strip().replace("\u2212", "-"))
     return out
 
 
@@ -82,26 +83,45 @@ def enter_counts(page: Any, data: dict[str, Any]) -> None:
             field = page.locator(f"input[name={prefix}_{i}]")
             if field.input_value() != str(data[key][name]):
                 field.fill(str(data[key][name]))
-                checked(page, lambda f=field: f.press("Tab"))  # leaving the field: change
-    assert page.locator("#deal-form .error").count() == 0, page.locator("#deal-form").inner_text()
+    htmx_settle(page)
+    assert page.locator("#deal-form .error:visible").count() == 0, \
+        page.locator("#deal-form").inner_text()
 
 
-def enter_cards(page: Any, trick_cards: list[dict[str, Any]]) -> None:
-    checked(page, lambda: page.locator("select[name=l_0]").select_option(
-        str(SEATS.index(trick_cards[0]["leader"]))))
+def enter_cards(page: Any, trick_cards: list[dict[str, Any]]) -> int:
+    """Card by card with the card picker: the first leader by hand, then one tap per card
+    in playing order; each later leader is filled in from the trick before. The taps."""
+    taps = 0
+    page.locator(f"label[for=l-0-{SEATS.index(trick_cards[0]['leader'])}]").tap()
+    taps += 1
+    picker = page.locator("[data-card-picker]")
     for t, trick in enumerate(trick_cards):
+        htmx_settle(page)
         assert page.locator(f"#trick-{t + 1}").get_attribute("open") is not None
-        leader = page.locator(f"select[name=l_{t}]")
-        assert leader.input_value() == str(SEATS.index(trick["leader"])), f"trick {t + 1}"
+        lead = SEATS.index(trick["leader"])
+        assert page.locator(f"#l-{t}-{lead}").is_checked(), f"trick {t + 1}"
+        order = SEATS[lead:] + SEATS[:lead]
+        for name in order:
+            picker.locator(f"button[data-card='{trick['cards'][name]}']").tap()
+            taps += 1
+    htmx_settle(page)
+    for t, trick in enumerate(trick_cards):
         for name, code in trick["cards"].items():
-            checked(page, lambda t=t, name=name, code=code: page.locator(
-                f"select[name=c_{t}_{SEATS.index(name)}]").select_option(code))
-    assert page.locator("#deal-form .error").count() == 0, page.locator("#deal-form").inner_text()
+            assert page.locator(f"select[name=c_{t}_{SEATS.index(name)}]").input_value() == code
+    assert page.locator("#deal-form .error:visible").count() == 0, \
+        page.locator("#deal-form").inner_text()
+    return taps
 
 
 def save(page: Any, label: str) -> None:
-    with page.expect_navigation():
-        page.get_by_role("button", name=label).click()
+    htmx_settle(page)
+    if label == "Save correction":  # a correction is a plain form post
+        with page.expect_navigation():
+            page.get_by_role("button", name=label).click()
+        return
+    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
+        page.get_by_role("button", name=label).tap()
+    page.wait_for_selector("#table .messages")
 
 
 def test_a_mura_evening_with_a_disputed_deal_and_the_settlement(live_server, phone):
@@ -136,7 +156,8 @@ def test_a_mura_evening_with_a_disputed_deal_and_the_settlement(live_server, pho
 
     page.get_by_role("link", name="Card by card").click()
     page.wait_for_url("**?mode=cards")
-    enter_cards(page, CARDS["trick_cards"])
+    taps = enter_cards(page, CARDS["trick_cards"])
+    assert taps == 33  # one for the first leader, one per card
     derived = tally.mura_check(SEATS, CARDS)
     for name, r in derived.results.items():
         row = page.locator("#deal-form table.derived tr", has_text=name)
@@ -145,7 +166,7 @@ def test_a_mura_evening_with_a_disputed_deal_and_the_settlement(live_server, pho
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
     small = page.evaluate(
         """() => [...document.querySelectorAll('#deal-form a, #deal-form button,'
-                  + ' #deal-form select, #deal-form summary')]
+                  + ' #deal-form select:not(.enhanced), #deal-form summary, #deal-form label')]
             .filter(e => e.offsetParent !== null)
             .map(e => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
             .filter(([, r]) => r.height < 44 || r.width < 44)
@@ -179,7 +200,7 @@ def test_a_mura_evening_with_a_disputed_deal_and_the_settlement(live_server, pho
     shown = page.locator("ol.transfers li").all_inner_texts()
     assert shown == [f"{t.payer} → {t.payee} {t.amount} EUR" for t in want.transfers]
     balances = page.locator("ul.list").first.locator("li").all_inner_texts()
-    assert balances == [f"{p}: {want.balances[p]} EUR" for p in SEATS]
+    assert balances == [f"{p}: {want.balances[p]} EUR".replace("-", "\u2212") for p in SEATS]
     assert sum(want.balances.values()) == 0
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
     page.screenshot(path=str(SCREENSHOTS / "mura-settlement.png"), full_page=True)

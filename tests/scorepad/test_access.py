@@ -39,6 +39,9 @@ API_LOGGED_IN = row(401, 200, 200, 200, 200)
 ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "healthz": [("get", None, EVERYONE_200)],
     "ping": [("get", None, EVERYONE_200)],
+    "service_worker": [("get", None, EVERYONE_200)],
+    "manifest": [("get", None, EVERYONE_200)],
+    "offline": [("get", None, EVERYONE_200)],
     "login": [("get", None, row(200, 302, 302, 302, 302))],
     "logout": [("post", None, row(302, 302, 302, 302, 302))],
     "set_language": [("post", {"language": "de"}, row(302, 302, 302, 302, 302))],

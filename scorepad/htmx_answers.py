@@ -1,0 +1,30 @@
+"""How a deal save answers the page's own script (static/entry.js and outbox.js send the
+form with htmx's headers, ``HX-Target: table``): the new scores and a fresh form in one
+answer, with an event that says whether the deal was recorded. A plain form post is
+redirected as before. The outbox reads only the event, so it works from the service
+worker too (no HTML parsing there)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django_htmx.http import trigger_client_event
+
+TARGET = "table"
+
+
+def wants_table(request: HttpRequest) -> bool:
+    """A save sent by the page's script: answer with the table, not a redirect."""
+    htmx = getattr(request, "htmx", None)
+    return bool(htmx) and not htmx.boosted and htmx.target == TARGET
+
+
+def recorded(response: HttpResponse, number: int) -> HttpResponse:
+    return trigger_client_event(response, "schreiber:recorded", {"number": number})
+
+
+def refused(response: HttpResponse, kind: str, reasons: list[str],
+            next_number: int | None) -> HttpResponse:
+    """``kind``: ``illegal`` (the referee refused it, or something is missing) or
+    ``conflict`` (another phone recorded this number first)."""
+    return trigger_client_event(response, "schreiber:refused",
+                                {"kind": kind, "reasons": reasons, "next": next_number})

@@ -1,0 +1,75 @@
+"""The installable app: its manifest, its service worker and the page shown offline.
+
+The service worker is served from the site's root (``/sw.js``) so that its scope covers
+every page; it caches the app shell and static files, keeps a copy of the pages visited
+for offline use, and sends the deals recorded offline (static/outbox.js). Its list of
+files names the static URLs of this deployment (hashed by collectstatic in production).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET
+from django_htmx.jinja import htmx_script
+
+#: Our own static files the app needs offline (htmx is added from its script tag).
+SHELL = ("schreiber.css", "schreiber.js", "outbox.js", "entry.js", "cardpicker.js",
+         "favicon.svg", "icons/icon-192.png", "icons/icon-512.png")
+
+
+def shell_urls() -> list[str]:
+    urls = [static(name) for name in SHELL]
+    urls += re.findall(r'src="([^"]+)"', str(htmx_script()))
+    return urls
+
+
+@require_GET
+@cache_control(no_cache=True)
+def service_worker(request: HttpRequest) -> HttpResponse:
+    shell = shell_urls()
+    offline = reverse("offline")
+    version = hashlib.sha256(json.dumps([shell, offline]).encode()).hexdigest()[:12]
+    response = render(request, "sw.js", {
+        "shell": json.dumps(shell), "offline": json.dumps(offline), "version": version,
+        "outbox": json.dumps(static("outbox.js")),
+    }, content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_GET
+@cache_control(max_age=3600)
+def manifest(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({
+        "name": "Schreiber",
+        "short_name": "Schreiber",
+        "description": _("The scorekeeper for your card table"),
+        "lang": request.LANGUAGE_CODE,
+        "start_url": reverse("scorepad:home"),
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "portrait",
+        "background_color": "#ffffff",
+        "theme_color": "#0b5cad",
+        "icons": [
+            {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png",
+             "purpose": "maskable"},
+        ],
+    }, content_type="application/manifest+json")
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows for a page it has no copy of while offline."""
+    return render(request, "scorepad/offline.html")

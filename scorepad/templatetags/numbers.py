@@ -1,0 +1,38 @@
+"""Numbers as people read them: one minus sign (U+2212) everywhere, a plus on gains."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+MINUS = "\u2212"
+
+
+@register.filter
+def minus(value: Any) -> str:
+    """``-4`` → "−4", ``"-1.50"`` → "−1.50"; anything else as it is."""
+    if value is None:
+        return ""
+    text = str(value)
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+@register.filter
+def signed(value: Any) -> str:
+    """A change: ``4`` → "+4", ``-4`` → "−4", ``0`` → "0"."""
+    if value is None or value == "":
+        return ""
+    text = minus(value)
+    try:
+        positive = float(str(value)) > 0
+    except ValueError:
+        return text
+    return f"+{text}" if positive else text
+
+
+@register.filter
+def is_negative(value: Any) -> bool:
+    return str(value).startswith("-")

@@ -1,0 +1,622 @@
+// The deal being entered lives in the phone. Chips, steppers and typed numbers change at
+// once, without a round trip; the referee's live check runs in the background (debounced,
+// the latest wins) and only updates the messages and the preview, never what was tapped.
+// Save sends the deal and swaps in the new scores and a fresh form (one answer); without a
+// network the deal waits in the outbox (outbox.js) and is sent when the network is back.
+// Without this script every form still works as a plain form post.
+(function () {
+  "use strict";
+  const DEBOUNCE = 150;
+  const parser = new DOMParser();
+  const states = new WeakMap();
+  const Outbox = function () { return window.SchreiberOutbox; };
+
+  function token() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["x-csrftoken"] || ""; }
+    catch (e) { return ""; }
+  }
+  function headers(target) {
+    return { "HX-Request": "true", "HX-Target": target, "X-CSRFToken": token() };
+  }
+  function fill(text, values) {
+    return String(text || "").replace(/\{(\w+)\}/g, function (m, k) { return k in values ? values[k] : m; });
+  }
+  function parse(html) { return parser.parseFromString(html, "text/html"); }
+  function events(response) {
+    try { return JSON.parse(response.headers.get("HX-Trigger") || "{}"); } catch (e) { return {}; }
+  }
+  function state(form) {
+    let s = states.get(form);
+    if (!s) { s = { seq: 0, timer: null, controller: null, dirty: false }; states.set(form, s); }
+    return s;
+  }
+  function byId(root, id) { return root.querySelector("#" + CSS.escape(id)); }
+
+  // --- counts: stay-home toggles, the last player filled from the remainder -------------
+  function intOf(input) {
+    if (!input) return null;
+    if (input.validity && input.validity.badInput) return NaN;
+    const v = input.value.trim();
+    if (v === "") return null;
+    return /^\d+$/.test(v) ? parseInt(v, 10) : NaN;
+  }
+  function shown(input) {
+    const v = intOf(input);
+    if (v !== null) return v;
+    return input && input.placeholder !== "" ? parseInt(input.placeholder, 10) : null;
+  }
+  function rowsOf(form) { return Array.prototype.slice.call(form.querySelectorAll("[data-row]")); }
+  function countIn(row, kind) { return row.querySelector('input[data-count="' + kind + '"]'); }
+
+  function local(form) {
+    const group = form.querySelector("[data-sum]");
+    if (!group) return;
+    const total = parseInt(group.dataset.sum, 10);
+    const rows = rowsOf(form);
+    rows.forEach(function (row) {
+      const home = row.querySelector("[data-home]");
+      const away = !!(home && home.checked);
+      row.classList.toggle("home", away);
+      row.querySelectorAll("input[data-count], button[data-step]").forEach(function (el) { el.disabled = away; });
+    });
+    const playing = rows.filter(function (row) { return !row.classList.contains("home"); });
+    const inputs = playing.map(function (row) { return countIn(row, "tricks"); });
+    const values = inputs.map(intOf);
+    const bad = values.some(function (v) { return Number.isNaN(v); });
+    let sum = 0;
+    values.forEach(function (v) { if (v !== null && !Number.isNaN(v)) sum += v; });
+    const blanks = inputs.filter(function (input, k) { return values[k] === null; });
+    rows.forEach(function (row) { const i = countIn(row, "tricks"); if (i) i.placeholder = ""; });
+    let auto = 0;
+    if (!bad && blanks.length === 1 && sum <= total) {
+      auto = total - sum;
+      blanks[0].placeholder = String(auto);
+    } else if (!bad && blanks.length > 1 && sum === total) {
+      blanks.forEach(function (i) { i.placeholder = "0"; });
+    }
+    rows.forEach(function (row) {   // Mura: who took no trick took no figure
+      const figures = countIn(row, "figures");
+      if (!figures) return;
+      figures.placeholder = shown(countIn(row, "tricks")) === 0 && intOf(figures) === null ? "0" : "";
+    });
+    const left = form.querySelector("#tricks-left");
+    if (left && group.dataset.leftText && !bad) {
+      left.textContent = "(" + fill(group.dataset.leftText, { n: total - sum - auto }) + ")";
+    }
+    rows.forEach(function (row) {
+      row.querySelectorAll('button[data-step="+1"]').forEach(function (b) {
+        if (b.dataset.for.indexOf("t_") === 0) b.disabled = row.classList.contains("home") || sum >= total;
+      });
+    });
+    splitOffer(form, group, playing, total);
+  }
+
+  // One tap for the common split: the declarer made the bid exactly, everybody else 1.
+  function splitOffer(form, group, playing, total) {
+    const button = form.querySelector("[data-split]");
+    if (!button) return;
+    const declarer = form.querySelector("input[name=declarer]:checked");
+    const bid = form.querySelector("input[name=bid]:checked");
+    const row = declarer && playing.find(function (r) { return r.dataset.player === declarer.value; });
+    button.hidden = true;
+    if (!row || !bid) return;
+    const b = parseInt(bid.value, 10);
+    const others = playing.filter(function (r) { return r !== row; });
+    let text = group.dataset.madeText, each = null;
+    if (b === total) { text = group.dataset.muliText; each = 0; }
+    else if (total - b === others.length) { text = group.dataset.splitText; each = 1; }
+    const label = form.querySelector('label[for="' + bid.id + '"]');
+    button.textContent = fill(text, { player: declarer.value, bid: label ? label.textContent.trim() : b });
+    button.dataset.plan = JSON.stringify({ player: declarer.value, bid: b, each: each });
+    button.hidden = false;
+  }
+
+  function applySplit(button) {
+    const form = button.form;
+    const plan = JSON.parse(button.dataset.plan || "{}");
+    rowsOf(form).forEach(function (row) {
+      if (row.classList.contains("home")) return;
+      const input = countIn(row, "tricks");
+      if (row.dataset.player === plan.player) input.value = String(plan.bid);
+      else if (plan.each !== null) input.value = String(plan.each);
+      validate(input);
+    });
+    changed(form);
+  }
+
+  function step(button) {
+    const form = button.form;
+    const input = form.elements[button.dataset.for];
+    if (!input || input.disabled) return;
+    let current = shown(input);
+    const delta = parseInt(button.dataset.step, 10);
+    if (current === null && delta < 0) current = 1;   // "none" said with the stepper: 0
+    if (current === null || Number.isNaN(current)) current = 0;
+    const next = current + delta;
+    if (next < 0 || (input.max !== "" && next > parseInt(input.max, 10))) return;
+    const group = input.dataset.count === "tricks" && form.querySelector("[data-sum]");
+    if (group) {
+      let others = 0;
+      rowsOf(form).forEach(function (row) {
+        const i = countIn(row, "tricks");
+        const v = intOf(i);
+        if (i !== input && !row.classList.contains("home") && v !== null && !Number.isNaN(v)) others += v;
+      });
+      if (next > current && others + next > parseInt(group.dataset.sum, 10)) return;
+    }
+    input.value = String(next);
+    validate(input);
+    changed(form);
+  }
+
+  // A typed number out of range is named at once, next to its row.
+  function validate(input) {
+    if (!input || input.type !== "number") return true;
+    const v = input.value.trim();
+    let ok = !(input.validity && input.validity.badInput);
+    if (ok && v !== "") {
+      ok = /^\d+$/.test(v) && (input.min === "" || +v >= +input.min) && (input.max === "" || +v <= +input.max);
+    }
+    input.setAttribute("aria-invalid", ok ? "false" : "true");
+    const holder = input.closest("[data-row], .exchange-row");
+    const slot = holder && holder.querySelector("[data-local-error]");
+    if (slot) { slot.textContent = ok ? "" : (input.dataset.bad || ""); slot.hidden = ok; }
+    return ok;
+  }
+
+  // --- the live check -------------------------------------------------------------------
+  function changed(form) { local(form); schedule(form); }
+
+  function schedule(form, delay) {
+    const s = state(form);
+    s.dirty = true;
+    clearTimeout(s.timer);
+    s.timer = setTimeout(function () { check(form); }, delay == null ? DEBOUNCE : delay);
+  }
+
+  function note(form, text) {
+    const hints = form.querySelector("#hints");
+    if (hints) { hints.textContent = ""; const p = document.createElement("p"); p.className = "hint"; p.textContent = text; hints.appendChild(p); }
+  }
+  function texts() { const box = document.getElementById("outbox"); return box ? box.dataset : {}; }
+
+  function check(form) {
+    const s = state(form);
+    clearTimeout(s.timer);
+    s.dirty = false;
+    s.seq += 1;
+    const seq = s.seq;
+    if (s.controller) s.controller.abort();
+    if (!form.dataset.check) return Promise.resolve();
+    if (!navigator.onLine) { note(form, texts().tNocheck || ""); return Promise.resolve(); }
+    const controller = new AbortController();
+    s.controller = controller;
+    form.classList.add("checking");
+    const body = new URLSearchParams(new FormData(form));
+    body.delete("step");
+    return fetch(form.dataset.check, { method: "POST", body: body, headers: headers("deal-form"),
+                                       credentials: "same-origin", signal: controller.signal })
+      .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
+      .then(function (html) {
+        if (seq !== s.seq || s.dirty) return;   // a newer state is on its way: it wins
+        const fresh = parse(html).getElementById("deal-form");
+        if (fresh) apply(form, fresh);
+      })
+      .catch(function (e) {
+        if (e.name !== "AbortError" && seq === s.seq) note(form, texts().tNocheck || "");
+      })
+      .finally(function () { if (seq === s.seq) form.classList.remove("checking"); });
+  }
+
+  // The referee's answer: messages, preview and the leaders it filled in; never the inputs.
+  function apply(form, fresh) {
+    form.querySelectorAll("[data-live]").forEach(function (el) {
+      const twin = byId(fresh, el.id);
+      el.innerHTML = twin ? twin.innerHTML : "";
+    });
+    form.querySelectorAll("[data-live-attrs]").forEach(function (el) {
+      const twin = byId(fresh, el.id);
+      if (!twin) return;
+      el.dataset.liveAttrs.split(" ").forEach(function (attr) {
+        if (attr === "open-if-set") { if (twin.hasAttribute("open")) el.open = true; return; }
+        if (twin.hasAttribute(attr)) el.setAttribute(attr, twin.getAttribute(attr));
+        else el.removeAttribute(attr);
+      });
+    });
+    let suggested = false;
+    const names = [];
+    form.querySelectorAll("input[type=radio][data-suggest]").forEach(function (r) {
+      if (names.indexOf(r.name) < 0) names.push(r.name);
+    });
+    names.forEach(function (name) {
+      if (form.querySelector('input[name="' + name + '"]:checked')) return;
+      const twin = fresh.querySelector('input[name="' + name + '"]:checked');
+      const mine = twin && byId(form, twin.id);
+      if (mine) { mine.checked = true; suggested = true; }
+    });
+    local(form);
+    if (suggested) form.dispatchEvent(new CustomEvent("schreiber:suggested", { bubbles: true }));
+  }
+
+  // --- saving ---------------------------------------------------------------------------
+  function entryEl() { return document.getElementById("entry"); }
+  function sessionId() { const e = entryEl(); return e ? e.dataset.session : null; }
+
+  function describe(form, submitter) {
+    if (submitter && submitter.name === "loser") return submitter.textContent.trim();
+    if (form.id !== "deal-form") return (submitter || form.querySelector("button")).textContent.trim();
+    const parts = [];
+    form.querySelectorAll("input[type=radio]:checked").forEach(function (r) {
+      const label = form.querySelector('label[for="' + r.id + '"]');
+      if (label && !/^l_/.test(r.name)) parts.push(label.textContent.trim());
+    });
+    const counts = Array.prototype.map.call(form.querySelectorAll("input[data-count=tricks]"),
+      function (i) { return i.disabled ? "⌂" : (i.value || i.placeholder || "·"); });
+    if (counts.length) parts.push(counts.join("/"));
+    return parts.join(" ");
+  }
+
+  function busy(form, on) {
+    form.querySelectorAll("button[type=submit], button:not([type])").forEach(function (b) {
+      if (on) { b.dataset.wasDisabled = b.disabled ? "1" : ""; b.disabled = true; }
+      else if (b.dataset.wasDisabled !== undefined) { b.disabled = b.dataset.wasDisabled === "1"; delete b.dataset.wasDisabled; }
+    });
+    if (!on && form.id === "deal-form") local(form);
+  }
+
+  async function pendingIn(session) {
+    if (!Outbox()) return 0;
+    return (await Outbox().list(session)).length;
+  }
+
+  async function save(form, submitter) {
+    const session = sessionId();
+    const body = new URLSearchParams(new FormData(form, submitter));
+    body.delete("step");
+    const record = { session: session, url: form.action, number: parseInt(body.get("number"), 10) || null,
+                     label: describe(form, submitter), form: form.id === "deal-form" ? "deal-form" : "" };
+    record.key = Outbox() ? Outbox().newKey() : String(Date.now());
+    body.set("idempotency_key", record.key);
+    record.body = body.toString();
+    const replaces = form.dataset.replaces ? parseInt(form.dataset.replaces, 10) : null;
+    const s = state(form);
+    clearTimeout(s.timer);
+    if (s.controller) s.controller.abort();
+    s.seq += 1;
+    if (Outbox() && (!navigator.onLine || (await pendingIn(session)) - (replaces ? 1 : 0) > 0)) {
+      return queue(form, record, replaces);   // keep the order: behind the deals still waiting
+    }
+    busy(form, true);
+    let response;
+    try {
+      response = await fetch(form.action, { method: "POST", body: body, headers: headers("table"),
+                                            credentials: "same-origin" });
+    } catch (e) {
+      busy(form, false);
+      return Outbox() ? queue(form, record, replaces) : note(form, texts().tFailed || "");
+    }
+    const answer = events(response);
+    const html = await response.text();
+    busy(form, false);
+    if (answer["schreiber:recorded"]) {
+      remember(session, answer["schreiber:recorded"].number + 1);
+      if (replaces && Outbox()) await Outbox().remove(replaces);
+      swapTable(html);
+      flushSoon();
+      return;
+    }
+    const refused = answer["schreiber:refused"];
+    if (refused && refused.kind !== "conflict" && form.id === "deal-form") {
+      const fresh = parse(html).getElementById("deal-form");
+      if (fresh) { apply(form, fresh); return; }
+    }
+    if (refused) { swapTable(html); return; }
+    if (Outbox() && (response.status === 403 || (response.redirected && response.url.indexOf("/login/") >= 0))) {
+      record.kind = "login";
+      return queue(form, record, replaces);
+    }
+    note(form, texts().tFailed || "");
+  }
+
+  async function queue(form, record, replaces) {
+    if (replaces) {
+      await Outbox().update(replaces, { body: record.body, key: record.key, label: record.label,
+                                        status: "waiting", reason: "", kind: record.kind || "" });
+    } else {
+      await Outbox().add(record);
+    }
+    const deal = document.getElementById("deal-form");
+    if (form === deal || replaces) fresh(deal);
+    await renderOutbox();
+    const box = document.getElementById("outbox");
+    if (deal && deal.tagName === "FORM") note(deal, box ? box.dataset.tOffline : "");
+    if (navigator.serviceWorker) {
+      navigator.serviceWorker.ready.then(function (reg) {
+        if (reg.sync) return reg.sync.register("schreiber-outbox");
+      }).catch(function () { /* no background sync: the page sends them */ });
+    }
+    flushSoon();
+  }
+
+  // The deal form, empty again, for the next deal.
+  function fresh(form) {
+    if (!form || form.tagName !== "FORM") return;
+    form.reset();
+    delete form.dataset.replaces;
+    form.querySelectorAll("[data-live]").forEach(function (el) { el.innerHTML = ""; });
+    form.querySelectorAll("[data-local-error]").forEach(function (el) { el.hidden = true; el.textContent = ""; });
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+    const save = form.querySelector("[data-save-button]");
+    if (save) save.setAttribute("aria-disabled", "true");
+    local(form);
+    form.dispatchEvent(new CustomEvent("schreiber:cleared", { bubbles: true }));
+  }
+
+  function swapTable(html) {
+    const doc = parse(html);
+    const next = doc.getElementById("table");
+    const current = document.getElementById("table");
+    if (!next || !current) { window.location.reload(); return; }
+    const table = document.importNode(next, true);
+    current.replaceWith(table);
+    const recent = doc.getElementById("recent");
+    const mine = document.getElementById("recent");
+    if (recent && mine) {
+      recent.removeAttribute("hx-swap-oob");
+      const node = document.importNode(recent, true);
+      mine.replaceWith(node);
+      if (window.htmx) window.htmx.process(node);
+    }
+    if (window.htmx) window.htmx.process(table);
+    init(table);
+    table.dispatchEvent(new CustomEvent("schreiber:swapped", { bubbles: true }));
+    table.scrollIntoView({ block: "start" });
+    refreshCopy();
+  }
+
+  // --- the next deal's number: the server's, or after the deals still waiting ------------
+  function stored(session) {
+    try { return parseInt(localStorage.getItem("schreiber:next:" + session), 10) || 0; } catch (e) { return 0; }
+  }
+  // What the server said the next number is (a page it rendered, a deal it recorded); an
+  // offline copy of the page may be older than that.
+  function remember(session, n, atLeast) {
+    const e = entryEl();
+    if (atLeast) n = Math.max(n, parseInt((e && e.dataset.serverNext) || "0", 10));
+    if (e && e.dataset.session === String(session)) e.dataset.serverNext = String(n);
+    try { localStorage.setItem("schreiber:next:" + session, String(n)); } catch (err) { /* private mode */ }
+  }
+  function setNumber(n) {
+    const e = entryEl();
+    if (!e) return;
+    const deal = document.getElementById("deal-form");
+    e.querySelectorAll("input[name=number]").forEach(function (input) {
+      if (deal && deal.dataset.replaces && deal.contains(input)) return;
+      input.value = String(n);
+    });
+    e.querySelectorAll("[data-deal-title]").forEach(function (h) {
+      if (deal && deal.dataset.replaces && deal.contains(h)) return;
+      h.textContent = fill(h.dataset.dealTitle, { n: n });
+    });
+  }
+
+  // --- the outbox on screen ---------------------------------------------------------------
+  function button(text, action, id) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "small"; b.textContent = text;
+    b.dataset.outboxAction = action; b.dataset.id = String(id);
+    return b;
+  }
+
+  async function renderOutbox() {
+    const box = document.getElementById("outbox");
+    const session = sessionId();
+    if (!box || !session || !Outbox()) return;
+    let entries;
+    try { entries = await Outbox().list(session); } catch (e) { return; }
+    const t = box.dataset;
+    box.hidden = entries.length === 0;
+    box.querySelector(".outbox-title").textContent = t.tTitle;
+    const list = box.querySelector(".outbox-list");
+    list.textContent = "";
+    let held = false;
+    entries.forEach(function (e) {
+      const li = document.createElement("li");
+      li.dataset.number = String(e.number);
+      const head = document.createElement("div");
+      const strong = document.createElement("strong");
+      strong.textContent = fill(t.tDeal, { n: e.number });
+      head.append(strong, " " + (e.label || ""));
+      const status = document.createElement("div");
+      if (e.status === "refused" || e.status === "editing") {
+        status.className = "refused";
+        status.textContent = t.tRefused + " " + (e.reason || "");
+        if (!held) {
+          const actions = document.createElement("div");
+          actions.className = "row";
+          if (e.kind === "conflict" && e.next) actions.append(button(fill(t.tRenumber, { n: e.next }), "renumber", e.id));
+          else if (e.form === "deal-form" && document.querySelector("form#deal-form[data-entry]:not([data-correcting])")) actions.append(button(t.tEdit, "edit", e.id));
+          actions.append(button(t.tDiscard, "discard", e.id));
+          status.append(actions);
+        }
+        held = true;
+      } else {
+        status.className = "muted";
+        status.textContent = e.kind === "login" ? t.tLogin : (e.status === "sending" ? t.tSending : t.tWaiting);
+      }
+      li.append(head, status);
+      list.append(li);
+    });
+    const e = entryEl();
+    let next = parseInt(e.dataset.serverNext || "0", 10);
+    entries.forEach(function (x) { if (x.number >= next) next = x.number + 1; });
+    if (next > 0) setNumber(next);
+  }
+
+  async function outboxAction(b) {
+    const id = parseInt(b.dataset.id, 10);
+    const entry = await Outbox().get(id);
+    if (!entry) return renderOutbox();
+    const t = texts();
+    if (b.dataset.outboxAction === "discard") {
+      if (!window.confirm(t.tDiscardConfirm)) return;
+      const all = await Outbox().list(entry.session);
+      const after = all.filter(function (x) { return x.number > entry.number; });
+      await Outbox().remove(id);
+      if (after.length) await Outbox().renumber(entry.session, after[0].id, entry.number);
+      const deal = document.getElementById("deal-form");
+      if (deal && deal.dataset.replaces === String(id)) fresh(deal);
+    } else if (b.dataset.outboxAction === "renumber") {
+      remember(entry.session, entry.next);
+      await Outbox().renumber(entry.session, id, entry.next);
+    } else if (b.dataset.outboxAction === "edit") {
+      const deal = document.getElementById("deal-form");
+      await Outbox().update(id, { status: "editing" });
+      loadInto(deal, new URLSearchParams(entry.body));
+      deal.dataset.replaces = String(id);
+      deal.scrollIntoView({ block: "start" });
+    }
+    await renderOutbox();
+    flushSoon();
+  }
+
+  function loadInto(form, params) {
+    form.reset();
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.name === "csrfmiddlewaretoken" || el.name === "idempotency_key") return;
+      const values = params.getAll(el.name);
+      if (el.type === "radio" || el.type === "checkbox") el.checked = values.indexOf(el.value) >= 0;
+      else if (el.tagName === "SELECT" || (el.tagName === "INPUT" && el.type !== "submit" && el.type !== "button")) {
+        el.value = values.length ? values[0] : "";
+      }
+    });
+    form.querySelectorAll("input[type=number]").forEach(validate);
+    local(form);
+    form.dispatchEvent(new CustomEvent("schreiber:loaded", { bubbles: true }));
+    check(form);
+  }
+
+  // --- sending the outbox -----------------------------------------------------------------
+  let flushTimer = null;
+  let retryTimer = null;
+  function flushSoon(delay) {
+    if (!Outbox()) return;
+    clearTimeout(flushTimer);
+    flushTimer = setTimeout(flush, delay == null ? 30 : delay);
+  }
+  async function flush() {
+    clearTimeout(retryTimer);
+    if (!navigator.onLine) return;
+    const session = sessionId();
+    let before = [];
+    if (session) before = await Outbox().list(session);
+    let sent = 0;
+    try { sent = await Outbox().flush({ token: token() }); } catch (e) { sent = 0; }
+    if (session) {
+      const after = await Outbox().list(session);
+      before.forEach(function (x) {
+        if (!after.some(function (y) { return y.id === x.id; })) remember(session, x.number + 1, true);
+      });
+      await renderOutbox();
+      if (after.some(function (x) { return x.status === "waiting" || x.status === "sending"; })) {
+        retryTimer = setTimeout(flush, 5000);
+      }
+    }
+    if (sent > 0) {
+      const board = document.getElementById("scoreboard");
+      if (board && window.htmx) window.htmx.trigger(board, "schreiber:refresh");
+      refreshCopy();
+    }
+  }
+
+  // The service worker keeps a copy of this page for offline use: keep it fresh.
+  let lastCopy = 0;
+  function refreshCopy() {
+    const sw = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!sw || Date.now() - lastCopy < 10000) return;
+    lastCopy = Date.now();
+    sw.postMessage({ type: "refresh", url: window.location.pathname });
+  }
+
+  // --- wiring -----------------------------------------------------------------------------
+  function entryForm(el) { return el && el.form && el.form.hasAttribute("data-entry") ? el.form : null; }
+
+  document.addEventListener("click", function (evt) {
+    const stepper = evt.target.closest("button[data-step]");
+    if (stepper && entryForm(stepper)) { evt.preventDefault(); step(stepper); return; }
+    const split = evt.target.closest("button[data-split]");
+    if (split && entryForm(split)) { evt.preventDefault(); applySplit(split); return; }
+    const action = evt.target.closest("button[data-outbox-action]");
+    if (action) { evt.preventDefault(); outboxAction(action); }
+  });
+
+  function onEdit(evt) {
+    const el = evt.target;
+    const form = el.form;
+    if (!form || !form.hasAttribute("data-entry") || el.type === "hidden") return;
+    if (el.type === "number") validate(el);
+    changed(form);
+  }
+  document.addEventListener("input", onEdit);
+  document.addEventListener("change", function (evt) {
+    if (evt.target.type === "number") return;   // its input events said it already
+    onEdit(evt);
+  });
+
+  document.addEventListener("submit", function (evt) {
+    const form = evt.target;
+    if (!form.matches("form[data-save], form[data-entry]")) return;
+    const submitter = evt.submitter;
+    if (submitter && submitter.hasAttribute("data-check-button") && form.hasAttribute("data-entry")) {
+      evt.preventDefault(); check(form); return;
+    }
+    if (submitter && submitter.name === "step") { evt.preventDefault(); return; }
+    if (!form.matches("[data-save]") || form.querySelector("input[name=correcting]")) return;
+    evt.preventDefault();
+    save(form, submitter);
+  });
+
+  // The open form's "recorded on another phone?" poll asks about the number it shows, and
+  // waits while deals of this phone are still on their way.
+  document.addEventListener("htmx:configRequest", function (evt) {
+    const elt = evt.detail.elt;
+    if (!elt || elt.id !== "stale-notice") return;
+    const form = elt.closest("form");
+    const number = form && form.querySelector("input[name=number]");
+    const box = document.getElementById("outbox");
+    if (!navigator.onLine || (box && !box.hidden)) { evt.preventDefault(); return; }
+    if (number) evt.detail.path = evt.detail.path.replace(/number=\d+/, "number=" + number.value);
+  });
+
+  if (Outbox() && Outbox().channel) {
+    Outbox().channel.addEventListener("message", function () { renderOutbox(); });
+  }
+  window.addEventListener("online", function () { flushSoon(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") flushSoon();
+  });
+
+  function init(root) {
+    root.querySelectorAll("form[data-entry]").forEach(function (form) {
+      form.noValidate = true;
+      if (form.querySelector("input[name=correcting]")) form.dataset.correcting = "";
+      local(form);
+    });
+    const e = entryEl();
+    if (e) {
+      const n = e.querySelector("input[name=number]");
+      if (n) {
+        let next = parseInt(n.value, 10);
+        if (document.documentElement.hasAttribute("data-offline-copy")) next = Math.max(next, stored(e.dataset.session));
+        remember(e.dataset.session, next);
+      }
+    }
+    renderOutbox();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    init(document);
+    flushSoon(300);
+  });
+  window.SchreiberEntry = { check: check, local: local, flush: flush, render: renderOutbox };
+})();

@@ -1,0 +1,65 @@
+"""What a person does with a phone, for the browser tests: log in, tap, wait for the
+live check, save and see the answer swapped in."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .conftest import PHONE
+
+PASSWORD = "s3cret-pass!"
+
+
+def log_in(page: Any, base: str, username: str) -> None:
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="Log in").last.click()
+    page.wait_for_url(base + "/")
+
+
+def new_phone(browser: Any, *, locale: str = "en-GB", scheme: str = "light",
+              width: int = PHONE["width"], height: int = PHONE["height"]) -> Any:
+    """A page in a new phone: touch, scale 2, the language and colour scheme given."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  locale=locale, color_scheme=scheme)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(f"{m.text[:300]} @ {page.url}")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"{e} @ {page.url}"))
+    page.console_errors = errors
+    return page
+
+
+def quiet(page: Any, timeout: float = 10.0) -> None:
+    """Wait until the deal form's live check and htmx have nothing in flight. Polled from
+    here: wait_for_function would need eval, which the page's CSP forbids."""
+    deadline = time.monotonic() + timeout
+    script = """() => document.querySelectorAll('.htmx-request, form.checking').length
+                    + (window.__pendingCheck ? 1 : 0)"""
+    page.wait_for_timeout(200)  # the debounce: a check starts 150 ms after the last tap
+    while page.evaluate(script) > 0:
+        assert time.monotonic() < deadline, "the page did not settle"
+        page.wait_for_timeout(25)
+
+
+def save(page: Any, name: str = "Save deal") -> Any:
+    """Tap Save; the answer (new scores and a fresh form) is swapped in without a reload."""
+    with page.expect_response(lambda r: r.request.method == "POST"
+                              and r.request.headers.get("hx-target") == "table") as answer:
+        page.get_by_role("button", name=name).last.click()
+    response = answer.value
+    response.finished()
+    page.wait_for_timeout(50)
+    return response
+
+
+def scores(page: Any) -> dict[str, int]:
+    out = {}
+    for item in page.locator("#scoreboard .scores li").all():
+        name = item.locator(".name").inner_text().strip()
+        out[name] = int(item.locator(".score").inner_text().replace("\u2212", "-"))
+    return out
