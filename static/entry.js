@@ -178,6 +178,12 @@
     const hints = form.querySelector("#hints");
     if (hints) { hints.textContent = ""; const p = document.createElement("p"); p.className = "hint"; p.textContent = text; hints.appendChild(p); }
   }
+  // No referee at hand (offline): Save stays open, the deal is checked when it is sent.
+  function unchecked(form) {
+    note(form, texts().tNocheck || "");
+    const save = form.querySelector("[data-save-button]");
+    if (save) save.removeAttribute("aria-disabled");
+  }
   function texts() { const box = document.getElementById("outbox"); return box ? box.dataset : {}; }
 
   function check(form) {
@@ -188,7 +194,7 @@
     const seq = s.seq;
     if (s.controller) s.controller.abort();
     if (!form.dataset.check) return Promise.resolve();
-    if (!navigator.onLine) { note(form, texts().tNocheck || ""); return Promise.resolve(); }
+    if (!navigator.onLine) { unchecked(form); return Promise.resolve(); }
     const controller = new AbortController();
     s.controller = controller;
     form.classList.add("checking");
@@ -203,7 +209,7 @@
         if (fresh) apply(form, fresh);
       })
       .catch(function (e) {
-        if (e.name !== "AbortError" && seq === s.seq) note(form, texts().tNocheck || "");
+        if (e.name !== "AbortError" && seq === s.seq) unchecked(form);
       })
       .finally(function () { if (seq === s.seq) form.classList.remove("checking"); });
   }
@@ -330,6 +336,8 @@
     await renderOutbox();
     const box = document.getElementById("outbox");
     if (deal && deal.tagName === "FORM") note(deal, box ? box.dataset.tOffline : "");
+    const table = document.getElementById("table");
+    if (table) table.scrollIntoView({ block: "start" });
     if (navigator.serviceWorker) {
       navigator.serviceWorker.ready.then(function (reg) {
         if (reg.sync) return reg.sync.register("schreiber-outbox");

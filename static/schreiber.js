@@ -50,7 +50,8 @@
   document.addEventListener("htmx:sendError", function (evt) {
     if (polled(evt)) setOffline(true);
   });
-  document.addEventListener("htmx:afterRequest", function (evt) {
+  // (a 200 is swapped in: the old board is gone before afterRequest, so beforeSwap says it)
+  ["htmx:beforeSwap", "htmx:afterRequest"].forEach(function (name) { document.addEventListener(name, function (evt) {
     if (!polled(evt)) return;
     const xhr = evt.detail.xhr;
     if (xhr && xhr.status > 0) {
@@ -60,7 +61,7 @@
         setOffline(false);
       }
     }
-  });
+  }); });
   window.addEventListener("offline", function () {
     if (document.getElementById("scoreboard")) setOffline(true);
   });
