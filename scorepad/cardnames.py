@@ -101,5 +101,6 @@ def picker_suits(pack: str) -> list[dict[str, object]]:
                   "rank": rank_name(c.rank, pack)}
                  for c in the_pack.cards if c.suit == suit]
         out.append({"suit": suit, "name": suit_name(suit, pack),
-                    "symbol": SYMBOLS.get(suit, ""), "cards": cards})
+                    "symbol": SYMBOLS.get(suit, "") if FAMILY[pack] == "french" else "",
+                    "cards": cards})
     return out

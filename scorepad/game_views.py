@@ -131,6 +131,7 @@ def entry_context(session: Session, names: services.Names, post: Any,
         return context | cards_context(names, post, submitted)
     entry = mura_entry(post, seats)
     violations: list[dict[str, Any]] = []
+    hints: list[str] = []
     results: dict[str, Any] = {}
     if post:
         try:
@@ -138,9 +139,16 @@ def entry_context(session: Session, names: services.Names, post: Any,
         except RuleError as e:
             violations.append({"player": None, "message": input_error_message(e)})
         else:
+            missing = []
             for v in result.violations:
                 v = names.violation(v)
+                if not submitted and v.code in ("tricks_missing", "figures_missing"):
+                    missing.append(v.player)  # not an error yet while typing: a hint
+                    continue
                 violations.append({"player": v.player, "message": violation_message(v)})
+            if missing:
+                hints.append(_("Still to enter: %(names)s.")
+                             % {"names": ", ".join(dict.fromkeys(p for p in missing if p))})
             if result.legal:
                 results = {names.to_name(p): r for p, r in result.results.items()}
     auto = mura_auto(entry)
@@ -156,7 +164,8 @@ def entry_context(session: Session, names: services.Names, post: Any,
     return context | {
         "entry_rows": rows, "tricks_left": left,
         "general_errors": [v["message"] for v in violations if not v["player"]],
-        "legal": bool(post) and not violations,
+        "hints": hints,
+        "legal": bool(post) and not violations and not hints,
     }
 
 

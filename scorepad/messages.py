@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from string import Formatter
 from typing import Any, Protocol
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from referee.violations import RuleError, Violation
@@ -81,6 +81,21 @@ VIOLATIONS: dict[str, Any] = {
     "figures_sum": _("The figures add up to {total}; a deal has an even number from 16 to 24."),
     "figures_without_tricks": _("{player} took no trick and cannot have figures."),
     "figures_too_many": _("{player} cannot have {figures} figures with {tricks} tricks."),
+}
+
+#: Messages with a count in them: the right plural in every language ("has 1 point").
+#: Each names the parameter that is the count; VIOLATIONS keeps a fallback.
+PLURALS: dict[str, tuple[str, Any]] = {
+    "bid_forbidden_low_score": ("score", ngettext_lazy(
+        "{player} has {score} point (at or below {threshold}) and may only pass.",
+        "{player} has {score} points (at or below {threshold}) and may only pass.", "score")),
+    "stay_home_forbidden_low_score": ("score", ngettext_lazy(
+        "{player} has {score} point (at or below {threshold}) and must play.",
+        "{player} has {score} points (at or below {threshold}) and must play.", "score")),
+    "exchange_forbidden_low_score": ("score", ngettext_lazy(
+        "{player} has {score} point (at or below {threshold}) and may not exchange.",
+        "{player} has {score} points (at or below {threshold}) and may not exchange.",
+        "score")),
 }
 
 INPUT_ERRORS: dict[str, Any] = {
@@ -167,6 +182,10 @@ def violation_message(violation: Violation) -> str:
     values = {"player": violation.player or "", **violation.params}
     if template is None:
         return gettext("Rule broken: {code}").format(code=violation.code)
+    plural = PLURALS.get(violation.code)
+    if plural and isinstance(values.get(plural[0]), int) and _fits(
+            str(template), values):  # every placeholder has its value
+        return str(plural[1].format(**values))
     for variant in VARIANTS.get(violation.code, ()):
         if _fits(variant, values):
             return _fill(variant, values)

@@ -164,6 +164,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("hu", "Magyar")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+#: Dates in each language's own way everywhere (pages and chart axes alike).
+FORMAT_MODULE_PATH = ["scorepad.formats"]
 USE_I18N = True
 TIME_ZONE = "Europe/Vienna"
 USE_TZ = True

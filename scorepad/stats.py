@@ -392,7 +392,7 @@ def cumulative_wins(players: Sequence[Player], records: Sequence[SessionRecord]
     for record in records:
         if record.session.game != Session.Game.MULATSCHAK:
             continue
-        labels.append(f"{record.session.created_at:%d.%m.}")
+        labels.append(_axis_date(record.session.created_at))
         won: dict[str, int] = defaultdict(int)
         for _, winners in finished_games(record):
             for w in winners:
@@ -408,7 +408,7 @@ def points_per_session(pid: str, records: Sequence[SessionRecord]) -> tuple[list
     for record in records:
         if record.session.game != Session.Game.MULATSCHAK or pid not in record.seats:
             continue
-        labels.append(f"{record.session.created_at:%d.%m.}")
+        labels.append(_axis_date(record.session.created_at))
         values.append(sum(int(d.result.get("deltas", {}).get(pid, 0)) for d in record.deals))
     return labels, values
 
@@ -456,3 +456,11 @@ def session_lines(record: SessionRecord) -> tuple[
         for p in record.seats:
             series[p][-1].append((float(i), float(running[p])))
     return series, boundaries, references
+
+
+def _axis_date(moment: Any) -> str:
+    """A session's day on a chart axis, the language's way (23.11. / 23/11 / 11. 23.)."""
+    from django.utils.formats import date_format
+    from django.utils.timezone import localtime
+
+    return date_format(localtime(moment), "MONTH_DAY_FORMAT")

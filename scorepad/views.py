@@ -327,7 +327,8 @@ def session_new(request: HttpRequest) -> HttpResponse:
             else:
                 if e.field in ("stake", "currency"):
                     target = e.field
-                form.add_error(target, f"{e.field}: {input_error_message(e)}")
+                where = "" if target else f"{e.field}: "  # next to its field it needs no name
+                form.add_error(target, where + input_error_message(e))
         else:
             return redirect("scorepad:session", session_id=session.pk)
     roster = sorted(
@@ -408,8 +409,13 @@ def _board_context(session: Session, names: services.Names,
     }
 
 
+#: Not an error while the deal is being entered, only once it is saved: said as a hint.
+STILL_TO_ENTER = {"tricks_missing"}
+
+
 def _entry_context(
-    session: Session, names: services.Names, entry: DealEntry, *, number: int | None = None
+    session: Session, names: services.Names, entry: DealEntry, *, number: int | None = None,
+    submitted: bool = False,
 ) -> dict[str, Any]:
     """The deal form: choices, what is missing, the referee's violations and a preview."""
     rules = services.session_rules(session)
@@ -439,7 +445,13 @@ def _entry_context(
     seats = list(names.by_id.values())
     by_field: dict[str, list[str]] = {}
     by_player: dict[str, list[str]] = {}
-    for v in violations:  # each message in one place: a player's row, or its field
+    to_enter = [] if submitted else [v["player"] for v in violations
+                                     if v["code"] in STILL_TO_ENTER and v["player"]]
+    shown = [v for v in violations if submitted or v["code"] not in STILL_TO_ENTER]
+    if to_enter:
+        missing = {**missing, "tricks": _("Tricks still to enter: %(names)s.")
+                   % {"names": ", ".join(to_enter)}}
+    for v in shown:  # each message in one place: a player's row, or its field
         if v["player"] and v["field"] in (None, "tricks", "home"):
             by_player.setdefault(v["player"], []).append(v["message"])
         elif v["field"]:
@@ -463,7 +475,7 @@ def _entry_context(
         "missing": missing,
         "violations": violations,
         "field_errors": by_field,
-        "general_errors": [v["message"] for v in violations if not v["field"] and not v["player"]],
+        "general_errors": [v["message"] for v in shown if not v["field"] and not v["player"]],
         "violation_messages": [v["message"] for v in violations],
         "preview": preview,
         "preview_factors": multiplier_text,
@@ -501,7 +513,8 @@ VIOLATION_FIELDS = {
 
 
 def _render_session(
-    request: HttpRequest, session: Session, entry: DealEntry | None = None, status: int = 200
+    request: HttpRequest, session: Session, entry: DealEntry | None = None, status: int = 200,
+    submitted: bool = False,
 ) -> HttpResponse:
     if htmx_answers.wants_table(request):
         session.refresh_from_db()  # a save happened: the answer shows the state after it
@@ -516,7 +529,7 @@ def _render_session(
     entry = entry or DealEntry(QueryDict(), list(names.by_id.values()))
     role = role_in(request.user, session.group)
     context = (_board_context(session, names, _user_board_url(request, session, role))
-               | _entry_context(session, names, entry))
+               | _entry_context(session, names, entry, submitted=submitted))
     context["next_number"] = services.next_number(session)
     context["can_write"] = role in (Membership.Role.OWNER, Membership.Role.EDITOR)
     if context["can_write"] and session.watch_token:
@@ -694,7 +707,8 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
         else:
             answer = run()
     except services.RulesBroken as e:
-        return htmx_answers.refused(_render_session(request, session, entry), "illegal",
+        return htmx_answers.refused(_render_session(request, session, entry, submitted=True),
+                                    "illegal",
                                     [violation_message(names.violation(v)) for v in e.violations],
                                     number)
     except (services.Conflict, services.KeyReused) as e:

@@ -15,7 +15,7 @@ def log_in(page: Any, base: str, username: str) -> None:
     page.goto(base + "/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").last.click()
+    page.locator("main form button.primary").click()
     page.wait_for_url(base + "/")
 
 

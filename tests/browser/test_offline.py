@@ -27,6 +27,9 @@ def table() -> Any:
             "token": services.watch_link_create(session=session)}
 
 
+CONTROLLED = "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
+
+
 def until(predicate: Any, seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     while not predicate():
@@ -37,7 +40,7 @@ def until(predicate: Any, seconds: float = 10.0) -> None:
 def installed(page: Any) -> None:
     """Wait until the service worker controls the page, then load it once more through it
     (that is when the worker keeps its copy)."""
-    until(lambda: page.evaluate("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"))
+    until(lambda: page.evaluate(CONTROLLED))
     page.reload()
     until(lambda: page.evaluate("() => !!navigator.serviceWorker.controller"))
 
@@ -66,7 +69,7 @@ def test_the_app_can_be_installed(live_server, browser):
         assert page.request.get(live_server.url + icon["src"]).ok
     worker = page.request.get(live_server.url + "/sw.js")
     assert worker.ok and "javascript" in worker.headers["content-type"]
-    until(lambda: page.evaluate("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"))
+    until(lambda: page.evaluate(CONTROLLED))
     assert page.console_errors == []
 
 
