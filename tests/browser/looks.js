@@ -46,6 +46,38 @@
     const r = e.getBoundingClientRect();
     if (r.width < 43.5 || r.height < 43.5) out.push(`tap target ${Math.round(r.width)}x${Math.round(r.height)}: ${what(e)}`);
   }
+  // 3b. tap targets on top of each other (one inside the other is fine: a label and its input;
+  // what scrolls under a pinned bar is fine too)
+  const pinned = (e) => {
+    for (let p = e; p; p = p.parentElement) {
+      if (['sticky', 'fixed'].includes(getComputedStyle(p).position)) return true;
+    }
+    return false;
+  };
+  const targets = [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')]
+    .filter(e => shown(e) && !pinned(e) && !e.matches('select.enhanced, .chips input, .home-toggle input'));
+  for (let i = 0; i < targets.length; i++) {
+    const a = targets[i].getBoundingClientRect();
+    for (let j = i + 1; j < targets.length; j++) {
+      const b = targets[j].getBoundingClientRect();
+      if (targets[i].contains(targets[j]) || targets[j].contains(targets[i])) continue;
+      const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (x > 1 && y > 1) out.push(`tap targets overlap: ${what(targets[i])} and ${what(targets[j])}`);
+    }
+  }
+  // 3c. a label over a tap target that is not its own
+  for (const l of document.querySelectorAll('label, .stepper-label')) {
+    if (!shown(l) || pinned(l)) continue;
+    const a = l.getBoundingClientRect();
+    for (const t of targets) {
+      if (l.contains(t) || (l.control && l.control === t) || t.contains(l)) continue;
+      const b = t.getBoundingClientRect();
+      const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (x > 1 && y > 1) out.push(`text over a tap target: ${what(l)} over ${what(t)}`);
+    }
+  }
   // 4. the QR code, whole
   for (const svg of document.querySelectorAll('.qr svg')) {
     const r = svg.getBoundingClientRect();
