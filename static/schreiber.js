@@ -93,7 +93,7 @@
     if (!source) return;
     const text = source.value !== undefined ? source.value : source.textContent;
     const done = function () {
-      const label = button.querySelector("[data-copied]");
+      const label = button.parentElement.querySelector("[data-copied]");
       if (label) { label.hidden = false; setTimeout(function () { label.hidden = true; }, 3000); }
     };
     if (navigator.clipboard && window.isSecureContext) {

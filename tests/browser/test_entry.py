@@ -154,3 +154,47 @@ def test_without_javascript_the_plain_form_post_still_records_the_deal(browser, 
     assert "Deal 1 recorded." in page.content()
     assert Deal.objects.count() == 1
     context.close()
+
+
+def test_the_card_picker_takes_one_tap_per_card_and_greys_out_the_cards_played(
+        browser, live_server):
+    from tests.scorepad.factories import game_start, user
+
+    anna = user("anna")
+    session = game_start(anna, "mura")
+    page = new_phone(browser)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/?mode=cards")
+    picker = page.locator("[data-card-picker]")
+    select = page.locator("select[name=c_0_0]")  # kept for the form post, not shown
+    assert select.evaluate("e => getComputedStyle(e).opacity") == "0"  # no 33-option dropdowns
+    assert page.locator("#slot-c-0-0").is_visible()
+    assert picker.locator("button[data-card]:not([data-card=''])").count() == 32
+    page.locator("label[for=l-0-2]").tap()  # Cilli leads: her card comes first
+    picker.locator("button[data-card='hearts-ace']").tap()
+    picker.locator("button[data-card='hearts-king']").tap()
+    assert page.locator("select[name=c_0_2]").input_value() == "hearts-ace"
+    assert page.locator("select[name=c_0_3]").input_value() == "hearts-king"
+    played = picker.locator("button[data-card='hearts-ace']")
+    assert "played" in (played.get_attribute("class") or "") and played.is_disabled()
+    assert "Anna" in picker.locator("[data-picker-for]").inner_text()  # next in turn
+    quiet(page)
+    assert page.console_errors == []
+
+
+def test_the_settlement_text_is_copied_in_one_tap(browser, live_server):
+    from tests.scorepad.factories import game_start, record, user
+
+    anna = user("anna")
+    session = game_start(anna, "mura", stake="0.50", currency="EUR")
+    record(session, anna, {"tricks": {"Anna": 2, "Bert": 3, "Cilli": 3, "Dominik": 0},
+                           "figures": {"Anna": 2, "Bert": 9, "Cilli": 7, "Dominik": 0}})
+    page = new_phone(browser)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"],
+                                   origin=live_server.url)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/settlement")
+    page.locator("button[data-copy]").tap()
+    page.wait_for_selector("[data-copied]:not([hidden])")
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied == page.locator("#copy").input_value() and "→" in copied
