@@ -120,6 +120,7 @@ INPUT_ERRORS: dict[str, Any] = {
     "not_member": _("is not a member of this group"),
     "last_owner": _("a group needs at least one owner"),
     "already_linked": _("{username} is already {name} in this group"),
+    "username_taken": _("This username is taken."),
 }
 
 CONFLICTS: dict[str, Any] = {
@@ -186,7 +187,13 @@ class _CodedError(Protocol):
 
 
 def input_error_message(error: RuleError | _CodedError) -> str:
-    """The error in the user's language; the referee's English when no template fits."""
+    """The error (an InputError's first problem, or one problem) in the user's language;
+    the referee's English when no template fits."""
+    if getattr(error, "worded", False):
+        return error.message
+    problems = getattr(error, "problems", None)
+    if problems:
+        return input_error_message(problems[0])
     template = INPUT_ERRORS.get(error.code)
     if template is None:
         return error.message
@@ -194,6 +201,14 @@ def input_error_message(error: RuleError | _CodedError) -> str:
         return str(template).format_map(dict(error.params))
     except (KeyError, IndexError):
         return error.message
+
+
+def input_errors(error: Any) -> dict[str, list[str]]:
+    """Every problem of an InputError by its field, in the user's language."""
+    out: dict[str, list[str]] = {}
+    for problem in error.problems:
+        out.setdefault(problem.field, []).append(input_error_message(problem))
+    return out
 
 
 def conflict_message(reason: str, **params: Any) -> str:

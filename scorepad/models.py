@@ -10,7 +10,6 @@ player, player names unique within a group, at most one player per account in a 
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -81,20 +80,22 @@ class Player(models.Model):
         return self.name
 
 
+def game_choices() -> list[tuple[str, str]]:
+    """Every game of the registry (``scorepad.games``): a new game needs no migration."""
+    from . import games
+
+    return games.choices()
+
+
 class Session(models.Model):
     """An evening at the table: one game family, frozen rules, seated players."""
-
-    class Game(models.TextChoices):
-        MULATSCHAK = "mulatschak", "Mulatschak"
-        MURA = "mura", "Mura"
-        MULLER_MATZ = "muller_matz", "Müller Matz"
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
         CLOSED = "closed", _("closed")
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
-    game = models.CharField(max_length=20, choices=Game.choices)
+    game = models.CharField(max_length=20, choices=game_choices)
     preset = models.CharField(max_length=30)
     #: Every rule parameter as it was when the session started; never changed afterwards.
     rules = models.JSONField()
@@ -125,11 +126,6 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} {self.created_at:%Y-%m-%d}"
-
-    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
-        """Also forget what services remembered of this row (the next deal's number)."""
-        self.__dict__.pop("last_number", None)
-        super().refresh_from_db(*args, **kwargs)
 
 
 class Seat(models.Model):

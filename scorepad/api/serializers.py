@@ -5,23 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from referee.auction import normalize_call
-from referee.violations import RuleError
-from scorepad.messages import input_error_message
-
-from .fields import (
+from scorepad.fields import (
     MAX_PLAYERS,
     CardField,
+    CountsField,
     MulatschakRulesField,
     NameField,
-    StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
     UniqueNamesField,
 )
+from scorepad.games.mulatschak import CallIn, DealIn
+from scorepad.games.mura import MuraTrickIn, counts_or_cards
 
 SCORE_LIMIT = 1_000_000
 
@@ -41,79 +38,6 @@ class ScoresField(serializers.DictField):
             for key in data:
                 NameField().run_validation(key)
         return dict(super().to_internal_value(data))
-
-
-class CountsField(serializers.DictField):
-    """Per-player small counts (tricks, cards exchanged)."""
-
-    def __init__(self, *, minimum: int, **kwargs: Any) -> None:
-        super().__init__(child=StrictIntegerField(min_value=minimum, max_value=99), **kwargs)
-
-    def to_internal_value(self, data: Any) -> dict[str, int]:
-        if isinstance(data, dict) and len(data) > MAX_PLAYERS:
-            raise serializers.ValidationError(_("names too many players"))
-        return dict(super().to_internal_value(data))
-
-
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "integer", "minimum": 0, "maximum": 5},
-            {"type": "string", "enum": ["pass", "hold", "muli"]},
-        ]
-    }
-)
-class CallField(serializers.Field):  # type: ignore[type-arg]
-    def to_internal_value(self, data: Any) -> int | str:
-        if isinstance(data, int) and not isinstance(data, bool) and not -99 <= data <= 99:
-            raise serializers.ValidationError(_("must be a number of tricks from 0 to 5"))
-        try:
-            return normalize_call(data)
-        except RuleError as e:
-            raise serializers.ValidationError(input_error_message(e)) from e
-
-    def to_representation(self, value: Any) -> Any:
-        return value
-
-
-class CallIn(serializers.Serializer):  # type: ignore[type-arg]
-    player = NameField()
-    call = CallField()
-
-
-class DealIn(serializers.Serializer):  # type: ignore[type-arg]
-    kind = serializers.ChoiceField(["played", "collapsed", "passed"], default="played")
-    knocked = StrictBooleanField(default=False)
-    declarer = NameField(required=False, allow_null=True)
-    bid = StrictIntegerField(required=False, allow_null=True, min_value=-99, max_value=99)
-    trump = StrictCharField(required=False, allow_null=True, max_length=20)
-    stayed_home = UniqueNamesField(required=False, default=list)
-    tricks = CountsField(minimum=-99, required=False, default=dict)
-    exchanged = CountsField(minimum=0, required=False, allow_null=True, default=None)
-    muli_breaker = NameField(required=False, allow_null=True, default=None)
-    auction = serializers.ListField(
-        child=CallIn(), required=False, allow_null=True, default=None, max_length=60
-    )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["kind"] == "played":
-            missing = {
-                name: [_("is required for a played deal")]
-                for name in ("declarer", "bid", "trump")
-                if attrs.get(name) is None
-            }
-            if missing:
-                raise serializers.ValidationError(missing)
-        else:
-            extra = {
-                name: [_("a deal that was not played has none")]
-                for name in ("declarer", "bid", "trump", "muli_breaker", "stayed_home",
-                             "tricks", "exchanged")
-                if attrs.get(name)
-            }
-            if extra:
-                raise serializers.ValidationError(extra)
-        return attrs
 
 
 class TableIn(serializers.Serializer):  # type: ignore[type-arg]
@@ -213,16 +137,6 @@ class RulesOut(serializers.Serializer):  # type: ignore[type-arg]
 # --- Mura and Müller Matz ---------------------------------------------------------
 
 
-class MuraTrickIn(serializers.Serializer):  # type: ignore[type-arg]
-    leader = NameField()
-    cards = serializers.DictField(child=CardField())
-
-    def validate_cards(self, value: dict[str, str]) -> dict[str, str]:
-        if len(value) > MAX_PLAYERS:
-            raise serializers.ValidationError(_("names too many players"))
-        return value
-
-
 class MuraDealRequest(serializers.Serializer):  # type: ignore[type-arg]
     """Counts (``tricks`` and ``figures``) or, instead of both, ``trick_cards``."""
 
@@ -232,18 +146,7 @@ class MuraDealRequest(serializers.Serializer):  # type: ignore[type-arg]
     trick_cards = serializers.ListField(child=MuraTrickIn(), required=False, max_length=16)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        counts = [name for name in ("tricks", "figures") if name in attrs]
-        if "trick_cards" in attrs:
-            if counts:
-                raise serializers.ValidationError(
-                    {name: [_("give counts or trick_cards, not both")] for name in counts}
-                )
-        elif len(counts) != 2:
-            missing = {"tricks", "figures"} - set(counts)
-            raise serializers.ValidationError(
-                {name: [_("is required (or give trick_cards instead)")] for name in missing}
-            )
-        return attrs
+        return counts_or_cards(attrs)
 
 
 class MuraResultOut(serializers.Serializer):  # type: ignore[type-arg]

@@ -1,0 +1,208 @@
+"""Strict serializer fields: JSON types are checked, never coerced (the API's inputs and
+the games' deal shapes, which the services check with them).
+
+DRF's stock fields turn ``"3"`` into 3 and ``5`` into ``"5"``; the contract says wrong
+types answer 400, so these refuse them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from referee.auction import normalize_call
+from referee.cards import CardSyntaxError, split_code
+from referee.rules import PRESETS, mulatschak_rules
+from referee.violations import RuleError
+from scorepad.messages import input_error_message
+
+MAX_NAME = 40
+MAX_PLAYERS = 12
+
+
+class StrictIntegerField(serializers.IntegerField):
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class StrictBooleanField(serializers.BooleanField):
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class NameField(StrictCharField):
+    """A player's name as typed at the table."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", MAX_NAME)
+        super().__init__(**kwargs)
+
+
+def utc_datetime(**kwargs: Any) -> serializers.DateTimeField:
+    """A time in the output as ISO 8601 in UTC (``...Z``), whatever the server's zone."""
+    return serializers.DateTimeField(default_timezone=UTC, **kwargs)
+
+
+class CountsField(serializers.DictField):
+    """Per-player small counts (tricks, figures, cards exchanged)."""
+
+    def __init__(self, *, minimum: int, **kwargs: Any) -> None:
+        super().__init__(child=StrictIntegerField(min_value=minimum, max_value=99), **kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, int]:
+        if isinstance(data, dict) and len(data) > MAX_PLAYERS:
+            raise serializers.ValidationError(_("names too many players"))
+        return dict(super().to_internal_value(data))
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 0, "maximum": 5},
+            {"type": "string", "enum": ["pass", "hold", "muli"]},
+        ]
+    }
+)
+class CallField(serializers.Field):  # type: ignore[type-arg]
+    """A call in the bidding: a number of tricks, "pass", "hold" or "muli"."""
+
+    def to_internal_value(self, data: Any) -> int | str:
+        if isinstance(data, int) and not isinstance(data, bool) and not -99 <= data <= 99:
+            raise serializers.ValidationError(_("must be a number of tricks from 0 to 5"))
+        try:
+            return normalize_call(data)
+        except RuleError as e:
+            raise serializers.ValidationError(input_error_message(e)) from e
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+def names_field(**kwargs: Any) -> serializers.ListField:
+    kwargs.setdefault("max_length", MAX_PLAYERS)
+    return serializers.ListField(child=NameField(), **kwargs)
+
+
+class UniqueNamesField(serializers.ListField):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", MAX_PLAYERS)
+        super().__init__(child=NameField(), **kwargs)
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        names = list(super().to_internal_value(data))
+        if len(set(names)) != len(names):
+            raise serializers.ValidationError(_("a name is listed twice"))
+        return names
+
+
+@extend_schema_field({"type": "string", "example": "hearts-ober"})
+class CardField(StrictCharField):
+    """A card code ``<suit>-<rank>``; whether the pack has it is the referee's call."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 20)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        text = super().to_internal_value(data)
+        try:
+            suit, rank = split_code(text)
+        except CardSyntaxError as e:
+            raise serializers.ValidationError(
+                input_error_message(RuleError("card", str(e), "not_a_card", text=repr(text)))
+            ) from e
+        return f"{suit}-{rank}"
+
+
+def raise_rule_error(error: RuleError, prefix: str | None = None) -> None:
+    """Turn a referee RuleError into a DRF error keyed by the field it names."""
+    message = input_error_message(error)
+    path = error.field if prefix is None else f"{prefix}.{error.field}"
+    detail: Any = [message]
+    for part in reversed(path.split(".")):
+        detail = {part: detail}
+    raise serializers.ValidationError(detail)
+
+
+_RULES_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "enum": list(PRESETS)},
+        {
+            "type": "object",
+            "properties": {
+                "preset": {"type": "string", "enum": list(PRESETS)},
+                "overrides": {"type": "object", "additionalProperties": True, "nullable": True},
+            },
+            "required": ["preset"],
+        },
+    ],
+    "description": 'A preset name, or {"preset": ..., "overrides": {parameter: value}}.',
+}
+
+
+@extend_schema_field(_RULES_SCHEMA)
+class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
+    """``"salzburg"`` or ``{"preset": "salzburg", "overrides": {...}}`` → MulatschakRules."""
+
+    default_error_messages = {
+        "invalid": _('must be a preset name or {"preset": ..., "overrides": {...}}'),
+    }
+
+    def shape(self, data: Any) -> tuple[str, dict[str, Any]]:
+        """The preset name and the overrides, checked for shape only."""
+        if isinstance(data, str):
+            return data, {}
+        if not isinstance(data, dict):
+            # not self.fail(): the message has braces that str.format would eat
+            raise serializers.ValidationError(self.error_messages["invalid"])
+        unknown = set(data) - {"preset", "overrides"}
+        if unknown:
+            raise serializers.ValidationError(
+                {name: [_("is not a field of a rule set")] for name in sorted(unknown)}
+            )
+        preset = data.get("preset")
+        overrides = data.get("overrides")
+        overrides = {} if overrides is None else overrides
+        if not isinstance(preset, str):
+            raise serializers.ValidationError({"preset": [_("is required and must be text")]})
+        if not isinstance(overrides, dict):
+            raise serializers.ValidationError({"overrides": [_("must be an object")]})
+        return preset, overrides
+
+    def to_internal_value(self, data: Any) -> Any:
+        preset, overrides = self.shape(data)
+        try:
+            return mulatschak_rules(preset, overrides)
+        except RuleError as e:
+            if isinstance(data, str):
+                raise serializers.ValidationError(input_error_message(e)) from e
+            raise_rule_error(e)
+
+    def to_representation(self, value: Any) -> Any:
+        return value.name
+
+
+class RulesSpecField(MulatschakRulesField):
+    """Like MulatschakRulesField, but hands ``(preset, overrides)`` on unvalidated, for a
+    service that validates the rules itself (and names the field)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        return self.shape(data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value

@@ -1,0 +1,80 @@
+"""Entering a deal: the form's live check (htmx), saving it, and noticing that another
+phone recorded the deal first. Every game's form the same way: the session's game module
+reads the form, the services record the deal."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import games, services
+from ..access import READ, WRITE, session_for
+from ..errors import KeyReused
+from ..games.base import mode_of
+from ..idempotency import MAX_KEY, Answer, fingerprint, once
+from ..loaded import Loaded
+from ..messages import conflict_message
+from ..parsing import integer
+from .common import correcting, render_edit, render_session
+
+
+@login_required
+@require_GET
+def deal_form_fresh(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Polled by an open deal form: 204 while the deal it is about to record is still the
+    next one; a notice once another phone has recorded it (htmx then stops polling)."""
+    session = session_for(request.user, session_id, READ)
+    expected = integer(request.GET.get("number"))
+    if expected is None or services.next_number(session) == expected:
+        return HttpResponse(status=204)
+    return render(request, "scorepad/_stale_notice.html",
+                  {"session": session, "number": expected})
+
+
+@login_required
+@require_POST
+def deal_check(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Live check of the deal form (htmx): violations next to their fields, a preview."""
+    loaded = Loaded.of(session_for(request.user, session_id, WRITE))
+    game = games.of(loaded.session)
+    number = correcting(request.POST)
+    if number is not None:
+        return render_edit(request, loaded, game, number, request.POST,
+                           mode_of(game.MODES, request.POST, request.GET))
+    return render_session(request, loaded, game, request.POST)
+
+
+@login_required
+@require_POST
+def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
+    loaded = Loaded.of(session_for(request.user, session_id, WRITE))
+    game = games.of(loaded.session)
+    data = game.form_deal(request.POST, loaded.names)
+    if data is None:  # not yet what the referee needs: the form says what is missing
+        return render_session(request, loaded, game, request.POST)
+    number = integer(request.POST.get("number"))
+
+    def run() -> Answer:
+        row = services.deal_record(session=loaded, user=request.user, data=data, number=number)
+        return Answer(201, {"number": row.number})
+
+    key = (request.POST.get("idempotency_key") or "")[:MAX_KEY]
+    try:
+        if key:
+            print_ = fingerprint("html-deal", loaded.session.pk, data, number)
+            answer = once(user=request.user, key=key, print_=print_, run=run)
+        else:
+            answer = run()
+    except (services.RulesBroken, services.InputError):
+        return render_session(request, loaded, game, request.POST, submitted=True)
+    except (services.Conflict, KeyReused) as e:
+        if isinstance(e, services.Conflict):
+            messages.warning(request, conflict_message(e.reason, **e.params))
+        loaded.session.refresh_from_db()
+        return render_session(request, loaded.with_row(loaded.session), game)
+    recorded = answer.body["number"]
+    messages.success(request, game.recorded_message(recorded), extra_tags=f"undo:{recorded}")
+    return redirect("scorepad:session", session_id=loaded.session.pk)
