@@ -120,20 +120,64 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
 
 
 def deal_from_dict(data: Mapping[str, Any]) -> Deal:
-    """The inverse of :func:`deal_to_dict`, for data whose shape was already checked."""
-    kind = DealKind(data["kind"])
+    """The inverse of :func:`deal_to_dict`. What it cannot read is a RuleError naming the
+    field (``tricks.Anna``): the edges check shapes first, but nothing that reaches the
+    referee turns into a KeyError or TypeError."""
+    if not isinstance(data, Mapping):
+        raise RuleError("", "must be an object", "not_object")
+    try:
+        kind = DealKind(str(data.get("kind")))
+    except ValueError:
+        raise RuleError("kind", "must be played, collapsed or passed", "not_choice",
+                        choices="played, collapsed, passed") from None
+    knocked = data.get("knocked", False)
+    if not isinstance(knocked, bool):
+        raise RuleError("knocked", "must be true or false", "not_bool")
     if kind is not DealKind.PLAYED:
-        return Deal(kind, knocked=bool(data.get("knocked", False)))
+        return Deal(kind, knocked=knocked)
+    exchanged = data.get("exchanged")
     return Deal.played(
-        declarer=data["declarer"],
-        bid=data["bid"],
-        trump=data["trump"],
-        tricks=data.get("tricks") or {},
-        stayed_home=data.get("stayed_home") or (),
-        knocked=bool(data.get("knocked", False)),
-        exchanged=data.get("exchanged"),
-        muli_breaker=data.get("muli_breaker"),
+        declarer=_name(data.get("declarer"), "declarer"),
+        bid=_whole(data.get("bid"), "bid"),
+        trump=_text(data.get("trump"), "trump"),
+        tricks=_counts(data.get("tricks") or {}, "tricks"),
+        stayed_home=_names(data.get("stayed_home") or (), "stayed_home"),
+        knocked=knocked,
+        exchanged=None if exchanged is None else _counts(exchanged, "exchanged"),
+        muli_breaker=(None if data.get("muli_breaker") is None
+                      else _name(data.get("muli_breaker"), "muli_breaker")),
     )
+
+
+def _text(value: object, field_name: str) -> str:
+    if not isinstance(value, str):
+        raise RuleError(field_name, "must be text", "not_string")
+    return value
+
+
+def _name(value: object, field_name: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise RuleError(field_name, "must be a player's name", "not_name")
+    return value
+
+
+def _whole(value: object, field_name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(field_name, "must be a whole number", "not_int")
+    return value
+
+
+def _names(value: object, field_name: str) -> list[str]:
+    if not isinstance(value, list | tuple):
+        raise RuleError(field_name, "must be a list", "not_list")
+    return [_name(name, f"{field_name}.{i}") for i, name in enumerate(value)]
+
+
+def _counts(value: object, field_name: str) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise RuleError(field_name, "must map each player to a whole number", "not_object")
+    return {_name(name, field_name): _whole(n, f"{field_name}.{name}")
+            for name, n in value.items()}
 
 
 @dataclass(frozen=True)

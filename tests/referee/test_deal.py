@@ -13,6 +13,8 @@ from referee.deal import (
     Table,
     check_deal,
     collapses_after,
+    deal_from_dict,
+    deal_to_dict,
     forehand,
     next_dealer,
     score_deal,
@@ -819,3 +821,37 @@ def test_per_player_violations_come_in_seat_order_whatever_the_record_order():
                        tricks={"Dominik": 9, "Anna": 7, "Bert": 0, "Cilli": 0})
     codes = [(v.code, v.player) for v in check_deal(table, deal) if v.player]
     assert codes == [("tricks_out_of_range", "Anna"), ("tricks_out_of_range", "Dominik")]
+
+
+@pytest.mark.parametrize(("data", "field"), [
+    ({"kind": "won"}, "kind"),
+    ({}, "kind"),
+    ({"kind": "passed", "knocked": "yes"}, "knocked"),
+    ({"kind": "played", "bid": 2, "trump": "acorns"}, "declarer"),
+    ({"kind": "played", "declarer": "Anna", "bid": "2", "trump": "acorns"}, "bid"),
+    ({"kind": "played", "declarer": "Anna", "bid": True, "trump": "acorns"}, "bid"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": 3}, "trump"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "tricks": {"Anna": "two"}}, "tricks.Anna"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "tricks": [2, 1]}, "tricks"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "stayed_home": "Cilli"}, "stayed_home"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "stayed_home": [None]}, "stayed_home.0"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "exchanged": {"Anna": 1.5}}, "exchanged.Anna"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "muli_breaker": 7}, "muli_breaker"),
+])
+def test_a_deal_the_referee_cannot_read_is_a_rule_error_naming_the_field(data, field):
+    with pytest.raises(RuleError) as e:
+        deal_from_dict(data)
+    assert e.value.field == field
+
+
+def test_a_deal_read_back_from_its_dict_is_the_same_deal():
+    deal = Deal.played(declarer="Anna", bid=3, trump="hearts", tricks={"Anna": 3, "Bert": 2},
+                       stayed_home=["Cilli"], knocked=True, exchanged={"Anna": 2},
+                       muli_breaker=None)
+    assert deal_from_dict(deal_to_dict(deal)) == deal
