@@ -53,6 +53,15 @@ class NameField(StrictCharField):
         super().__init__(**kwargs)
 
 
+class AsStored(serializers.Serializer):  # type: ignore[type-arg]
+    """An output of something stored as JSON: the keys it has, never one it lacks (DRF
+    would answer a missing nullable field as null)."""
+
+    def to_representation(self, instance: Any) -> Any:
+        out = super().to_representation(instance)
+        return {k: v for k, v in out.items() if k in instance}
+
+
 def utc_datetime(**kwargs: Any) -> serializers.DateTimeField:
     """A time in the output as ISO 8601 in UTC (``...Z``), whatever the server's zone."""
     return serializers.DateTimeField(default_timezone=UTC, **kwargs)

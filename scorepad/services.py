@@ -266,7 +266,7 @@ def session_start(
     clockwise, Mura counter-clockwise), the first dealer, and an optional stake. With
     ``group_name`` instead of a ``group``, a new group of ``user``'s is made for it. All
     or nothing: a refusal leaves no group, no roster name and no session behind."""
-    if game not in games.GAMES:
+    if not isinstance(game, str) or game not in games.GAMES:
         raise InputError("game", "must be one of " + ", ".join(games.names()), "not_choice",
                          choices=", ".join(games.names()))
     the_game = games.get(game)

@@ -83,6 +83,9 @@ class Game(Protocol):
     SESSION_TEMPLATE: str
     FORM_FRAGMENT: str
     EDIT_TEMPLATE: str
+    BOARD_TEMPLATE: str  # included by _scoreboard.html
+    SHEET_TEMPLATE: str  # extends sheet.html
+    MONEY_RULES_TEMPLATE: str  # included by settlement.html
     MODES: tuple[str, ...]  # ways to enter a deal; "" is the default
     def recorded_message(self, number: int) -> str: ...
     def form_rules(self, cleaned: Mapping[str, Any]

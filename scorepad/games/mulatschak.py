@@ -36,6 +36,7 @@ from referee.violations import RuleError
 from ..cardnames import SUITS
 from ..errors import InputError, RulesBroken
 from ..fields import (
+    AsStored,
     CallField,
     CountsField,
     NameField,
@@ -347,7 +348,7 @@ class MulatschakScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
                                      help_text="with a stake only")
 
 
-class MulatschakStoredDealOut(serializers.Serializer):  # type: ignore[type-arg]
+class MulatschakStoredDealOut(AsStored):
     kind = serializers.CharField()
     knocked = serializers.BooleanField()
     declarer = serializers.CharField(required=False)
@@ -650,6 +651,11 @@ def history_detail(seats: list[str], data: dict[str, Any]) -> None:
 SESSION_TEMPLATE = "scorepad/session.html"
 FORM_FRAGMENT = "scorepad/session.html#dealform"
 EDIT_TEMPLATE = "scorepad/deal_edit.html"
+#: The game's parts of the pages every game shares: the scoreboard, the paper sheet (it
+#: extends scorepad/sheet.html) and the settlement's words on the rules of money.
+BOARD_TEMPLATE = "scorepad/_board_mulatschak.html"
+SHEET_TEMPLATE = "scorepad/sheet_mulatschak.html"
+MONEY_RULES_TEMPLATE = "scorepad/_money_rules_mulatschak.html"
 MODES = ("",)
 RECENT_DEALS = 8
 

@@ -22,7 +22,7 @@ from referee.violations import RuleError
 
 from ..cardnames import SYMBOLS, pack_choices
 from ..errors import InputError
-from ..fields import NameField, utc_datetime
+from ..fields import AsStored, NameField, utc_datetime
 from ..loaded import Loaded, Names, SessionRecord
 from ..messages import beat_reason, input_error_message, violation_message
 from ..parsing import integer
@@ -139,7 +139,7 @@ class MatzScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
                                      help_text='every player, "0.00" without a stake')
 
 
-class MatzStoredDealOut(serializers.Serializer):  # type: ignore[type-arg]
+class MatzStoredDealOut(AsStored):
     finish_order = serializers.ListField(child=serializers.CharField(), required=False)
     loser = serializers.CharField(required=False)
 
@@ -278,6 +278,11 @@ def history_detail(seats: list[str], data: dict[str, Any]) -> None:
 SESSION_TEMPLATE = "scorepad/session_game.html"
 FORM_FRAGMENT = "scorepad/session_game.html#gameform"
 EDIT_TEMPLATE = "scorepad/deal_edit_game.html"
+#: The game's parts of the pages every game shares: the scoreboard, the paper sheet (it
+#: extends scorepad/sheet.html) and the settlement's words on the rules of money.
+BOARD_TEMPLATE = "scorepad/_board_matz.html"
+SHEET_TEMPLATE = "scorepad/sheet_muller_matz.html"
+MONEY_RULES_TEMPLATE = "scorepad/_money_rules_muller_matz.html"
 #: The loser with one tap (the default), or the whole finishing order.
 MODES = ("", "order")
 

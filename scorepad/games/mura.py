@@ -23,7 +23,7 @@ from referee.violations import RuleError
 
 from ..cardnames import card_name, pack_choices
 from ..errors import InputError
-from ..fields import MAX_PLAYERS, CardField, CountsField, NameField, utc_datetime
+from ..fields import MAX_PLAYERS, AsStored, CardField, CountsField, NameField, utc_datetime
 from ..loaded import Loaded, Names, SessionRecord
 from ..messages import card_violation_message, input_error_message, violation_message
 from ..parsing import integer, step, stepped
@@ -213,7 +213,7 @@ class MuraStoredTrickOut(serializers.Serializer):  # type: ignore[type-arg]
     cards = serializers.DictField(child=serializers.CharField())
 
 
-class MuraStoredDealOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraStoredDealOut(AsStored):
     tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
     figures = serializers.DictField(child=serializers.IntegerField(), required=False)
     trick_cards = MuraStoredTrickOut(many=True, required=False)
@@ -381,6 +381,11 @@ def history_detail(seats: list[str], data: dict[str, Any]) -> dict[str, Any] | N
 SESSION_TEMPLATE = "scorepad/session_game.html"
 FORM_FRAGMENT = "scorepad/session_game.html#gameform"
 EDIT_TEMPLATE = "scorepad/deal_edit_game.html"
+#: The game's parts of the pages every game shares: the scoreboard, the paper sheet (it
+#: extends scorepad/sheet.html) and the settlement's words on the rules of money.
+BOARD_TEMPLATE = "scorepad/_board_mura.html"
+SHEET_TEMPLATE = "scorepad/sheet_mura.html"
+MONEY_RULES_TEMPLATE = "scorepad/_money_rules_mura.html"
 #: Counts (the default) or card by card.
 MODES = ("", "cards")
 

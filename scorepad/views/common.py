@@ -74,8 +74,8 @@ def board_parts(request: HttpRequest, role: str) -> tuple[str, ...]:
 def board_context(loaded: Loaded, game: games.Game, board_url: str) -> dict[str, Any]:
     """The scoreboard as the pages show it (``_scoreboard.html``)."""
     board = services.scoreboard(loaded)
-    return ({"session": loaded.session, "board": board, "board_url": board_url}
-            | game.board_context(loaded, board))
+    return ({"session": loaded.session, "board": board, "board_url": board_url,
+             "board_template": game.BOARD_TEMPLATE} | game.board_context(loaded, board))
 
 
 def render_session(request: HttpRequest, loaded: Loaded, game: games.Game,

@@ -93,9 +93,10 @@ def session_sheet(request: HttpRequest, session_id: int) -> HttpResponse:
     """The session as written on paper: one row per deal, one column per player."""
     session = session_for(request.user, session_id, READ)
     record = stats.load(Session.objects.filter(pk=session.pk))[0]
-    rows = games.of(session).sheet_rows(record)
+    game = games.of(session)
+    rows = game.sheet_rows(record)
     series, _b, _r = stats.session_lines(record)
-    return render(request, "scorepad/sheet.html", {
+    return render(request, game.SHEET_TEMPLATE, {
         "session": session,
         "players": [record.names[p] for p in record.seats],
         "rows": rows,

@@ -234,6 +234,7 @@ def settlement_page(request: HttpRequest, session_id: int) -> HttpResponse:
     return render(request, "scorepad/settlement.html", {
         "session": session, "money": money, "copy_text": _copy_text(money),
         "balances": list(money["balances"].items()),
+        "money_rules_template": games.of(session).MONEY_RULES_TEMPLATE,
     })
 
 
