@@ -138,3 +138,13 @@ def test_the_games_know_no_page_no_endpoint_and_no_service():
             assert not {t for t in targets if t.startswith(
                 ("scorepad.services", "scorepad.views", "scorepad.api", "scorepad.exchange",
                  "scorepad.stats", "scorepad.models"))}, name
+
+
+def test_every_game_in_the_registry_provides_the_whole_game_protocol():
+    promised = {name for name in vars(games.Game) if not name.startswith("_")}
+    promised |= set(games.Game.__annotations__)
+    assert {"parse_deal", "board", "money", "entry_context", "BOARD_OUT"} <= promised
+    for game in games.REGISTRY:
+        missing = sorted(name for name in promised if not hasattr(game, name))
+        assert missing == [], (game.NAME, missing)
+        assert games.get(game.NAME) is game
