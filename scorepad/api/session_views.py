@@ -60,12 +60,12 @@ def _violations(names: Names, error: services.RulesBroken) -> Response:
     return Response(sp.DealViolationsOut(body).data, status=422)
 
 
-def _conflict(loaded: Loaded, error: services.Conflict) -> Response:
+def _conflict(loaded: Loaded, game: games.Game, error: services.Conflict) -> Response:
     loaded.session.refresh_from_db()
     fresh = loaded.with_row(loaded.session)
     body = {"detail": conflict_message(error.reason, **error.params), "reason": error.reason,
             "scoreboard": services.scoreboard(fresh)}
-    return Response(sp.for_game(games.of(loaded.session)).conflict(body).data, status=409)
+    return Response(sp.for_game(game).conflict(body).data, status=409)
 
 
 def _json(data: Any) -> bytes:
@@ -178,7 +178,7 @@ def deals(request: Request, session_id: int) -> Response:
     except services.RulesBroken as e:
         return _violations(loaded.names, e)
     except services.Conflict as e:
-        return _conflict(loaded, e)
+        return _conflict(loaded, game, e)
     except services.InputError as e:
         raise invalid(e) from e
     # the session as the write left it (locked, saved): no need to read it again
@@ -226,7 +226,7 @@ def deal_detail(request: Request, session_id: int, number: int) -> Response:
     except services.RulesBroken as e:
         return _violations(loaded.names, e)
     except services.Conflict as e:
-        return _conflict(loaded, e)
+        return _conflict(loaded, game, e)
     except services.InputError as e:
         raise invalid(e) from e
     except services.NotFound:

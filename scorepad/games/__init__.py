@@ -5,7 +5,7 @@ Everything that differs from game to game lives in the game's module: how a deal
 checked and stored, how it is played through the referee, the scoreboard, the money, the
 statistics, the paper sheet and chart, the CSV, the deal form and its live check, and the
 API's shapes. The rest of the app asks ``of(session)`` (or ``get(name)``) once and calls
-what ``Game`` promises. A new game is a new module here and one line in ``REGISTRY``
+what ``Game`` promises. A new game is a new module here and its name in ``MODULES``
 (README: "Layout").
 """
 
