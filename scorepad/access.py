@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
+from .ids import parse_id
 from .models import Group, Membership, Player, Session
 
 READ = "read"
@@ -48,10 +49,11 @@ def _check(role: str | None, need: str) -> None:
 
 
 def _pk(value: object) -> int:
-    try:
-        return int(str(value))
-    except ValueError:
-        raise Http404 from None
+    """A URL's id, or 404 (scorepad/ids.py)."""
+    number = parse_id(value)
+    if number is None:
+        raise Http404
+    return number
 
 
 def group_for(user: Any, group_id: object, need: str = READ) -> Group:

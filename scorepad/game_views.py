@@ -22,6 +22,7 @@ from referee.violations import RuleError
 from . import services
 from .access import READ, session_for
 from .cardnames import SYMBOLS, card_name, pack_choices
+from .ids import parse_id
 from .messages import (
     beat_reason,
     card_violation_message,
@@ -339,7 +340,7 @@ def render_session(request: HttpRequest, session: Session, post: Any = None,
     names = services.Names.of(session)
     board_url = board_url or reverse("scorepad:board", kwargs={"session_id": session.pk})
     post = post or QueryDict()
-    number = _int(post.get("correcting"))
+    number = parse_id(post.get("correcting"))
     context = board_context(session, names, board_url)
     context |= entry_context(session, names, post, number=number,
                              mode=entry_mode(session, post, request.GET), submitted=submitted)
@@ -379,7 +380,7 @@ def create(request: HttpRequest, session: Session, can_write: bool) -> HttpRespo
     try:
         row = services.deal_record(session=session, user=request.user,
                                    data=posted_data(session, names, request.POST),
-                                   number=_int(request.POST.get("number")))
+                                   number=parse_id(request.POST.get("number")))
     except (services.RulesBroken, services.InputError):
         return render_session(request, session, request.POST, can_write, submitted=True)
     except services.Conflict as e:

@@ -44,6 +44,7 @@ from .access import (
 )
 from .conditional import client_has, etag_for, polled
 from .forms import MAX_SEATS, TRUMPS, DealEntry, GroupForm, PlayerForm, SessionForm, SignupForm
+from .ids import parse_id
 from .messages import (
     FACTOR_LABELS,
     PARAMETER_HELP,
@@ -598,10 +599,8 @@ def _reasons(names: services.Names, error: services.RulesBroken) -> str:
 
 
 def _number(value: Any) -> int | None:
-    try:
-        return int(str(value))
-    except (TypeError, ValueError):
-        return None
+    """A posted id or deal number (scorepad/ids.py); None if it is not one."""
+    return parse_id(value)
 
 
 @login_required

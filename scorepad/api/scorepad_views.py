@@ -41,6 +41,7 @@ from scorepad.access import (
     visible_groups,
 )
 from scorepad.conditional import etag_for, polled
+from scorepad.ids import ID_MAX
 from scorepad.messages import conflict_message, input_error_message, violation_json
 from scorepad.models import Deal, DealEvent, Membership, Player, Session
 
@@ -420,7 +421,7 @@ def members(request: Request, group_id: int) -> Response:
 
 
 class SessionIn(serializers.Serializer):  # type: ignore[type-arg]
-    group = StrictIntegerField(min_value=1)
+    group = StrictIntegerField(min_value=1, max_value=ID_MAX)
     game = serializers.ChoiceField(Session.Game.values, default=Session.Game.MULATSCHAK)
     rules = RulesSpecField(required=False, default="salzburg")
     seats = serializers.ListField(child=NameField(), min_length=1, max_length=12)
