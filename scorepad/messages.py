@@ -115,6 +115,8 @@ INPUT_ERRORS: dict[str, Any] = {
     "not_zero_sum": _("must add up to exactly zero"),
     "too_long": _("must be at most {max} characters"),
     "name_taken": _("{name} is already on the roster"),
+    "bad_character": _("must not contain invisible or control characters ({char})"),
+    "too_many_digits": _("must have at most {digits} digits before the decimal point"),
     "players_count": _("seat {min} to {max} players"),
     "not_seated": _("must be one of the seated players"),
     "not_member": _("is not a member of this group"),

@@ -9,6 +9,7 @@ player changes no recorded deal. Names come back in only at the edges.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,7 +19,6 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.db.models.functions import Lower
 from django.utils import timezone
 
 from referee import tally
@@ -96,16 +96,40 @@ class Conflict(ServiceError):
 
 
 MAX_NAME = 40
+#: Unicode categories a name must not contain: controls, invisible formatting (zero-width
+#: spaces, bidi overrides, soft hyphens) and lone surrogates. Blanks are folded to one space.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 
 
 def _clean_name(name: object, field: str) -> str:
-    if not isinstance(name, str) or not name.strip():
+    """A player's or group's name as stored: NFKC, blanks folded, nothing invisible."""
+    if not isinstance(name, str):
         raise InputError(field, "must be a name", "not_name")
-    cleaned = " ".join(name.split())
+    normal = unicodedata.normalize("NFKC", name)
+    for char in normal:
+        if not char.isspace() and unicodedata.category(char) in HIDDEN_CATEGORIES:
+            code = f"U+{ord(char):04X}"
+            raise InputError(field, f"must not contain invisible or control characters "
+                             f"({code})", "bad_character", char=code)
+    cleaned = " ".join(normal.split())
+    if not cleaned:
+        raise InputError(field, "must be a name", "not_name")
     if len(cleaned) > MAX_NAME:
         raise InputError(field, f"must be at most {MAX_NAME} characters", "too_long",
                          max=MAX_NAME)
     return cleaned
+
+
+def name_key(name: str) -> str:
+    """What two names must share to be the same name (Unicode caseless matching:
+    "Straße" is "STRASSE", "Ａnna" is "anna")."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _name_taken(group: Group, name: str, but: int | None = None) -> bool:
+    key = name_key(name)
+    return any(name_key(other) == key for other in
+               group.players.exclude(pk=but).values_list("name", flat=True))
 
 
 @transaction.atomic
@@ -117,7 +141,7 @@ def group_create(*, user: Any, name: str) -> Group:
 
 def player_add(*, group: Group, name: str) -> Player:
     cleaned = _clean_name(name, "name")
-    if group.players.filter(name__iexact=cleaned).exists():
+    if _name_taken(group, cleaned):
         raise InputError("name", "is already on the roster", "name_taken", name=cleaned)
     try:
         with transaction.atomic():
@@ -128,8 +152,7 @@ def player_add(*, group: Group, name: str) -> Player:
 
 def player_rename(*, player: Player, name: str) -> Player:
     cleaned = _clean_name(name, "name")
-    clash = player.group.players.filter(name__iexact=cleaned).exclude(pk=player.pk)
-    if clash.exists():
+    if _name_taken(player.group, cleaned, but=player.pk):
         raise InputError("name", "is already on the roster", "name_taken", name=cleaned)
     try:
         with transaction.atomic():
@@ -175,17 +198,12 @@ def _already_linked(user: Any, name: str) -> InputError:
 def _roster_players(group: Group, names: Sequence[str], field: str) -> list[Player]:
     """The roster's players for these names, adding the new ones (case-insensitive match)."""
     cleaned = [_clean_name(n, f"{field}.{i}") for i, n in enumerate(names)]
-    if len({n.lower() for n in cleaned}) != len(cleaned):
+    if len({name_key(n) for n in cleaned}) != len(cleaned):
         raise InputError(field, "a name is seated twice", "seated_twice")
-    existing = {
-        p.lower_name: p
-        for p in group.players.annotate(lower_name=Lower("name")).filter(
-            lower_name__in=[n.lower() for n in cleaned]
-        )
-    }
+    existing = {name_key(p.name): p for p in group.players.all()}
     out = []
     for name in cleaned:
-        player = existing.get(name.lower())
+        player = existing.get(name_key(name))
         out.append(player if player is not None else player_add(group=group, name=name))
     return out
 
@@ -285,8 +303,8 @@ def session_start(
     players = _roster_players(group, seats, "seats")
     first = players[-1]  # the last seat deals first unless the table says otherwise
     if dealer is not None:
-        by_name = {p.name.lower(): p for p in players}
-        chosen = by_name.get(" ".join(str(dealer).split()).lower())
+        by_name = {name_key(p.name): p for p in players}
+        chosen = by_name.get(name_key(" ".join(str(dealer).split())))
         if chosen is None:
             raise InputError("dealer", "must be one of the seated players", "not_seated")
         first = chosen
@@ -317,9 +335,24 @@ def _stake(stake: str | None, currency: str | None) -> tuple[Decimal, str] | Non
     if not code:
         raise InputError("currency", "is required with a stake", "missing")
     try:
-        return parse_stake(str(stake), code), code
+        amount = parse_stake(str(stake), code)
     except RuleError as e:
+        if e.code == "too_large":
+            raise _stake_too_large() from e
         raise InputError.from_rule_error(e) from e
+    if len(str(int(amount))) > STAKE_DIGITS:  # what the column holds, not only the referee
+        raise _stake_too_large()
+    return amount, code
+
+
+#: Digits before the point that Session.stake holds (14 digits, 4 of them places).
+STAKE_DIGITS = (Session._meta.get_field("stake").max_digits or 0) - (
+    Session._meta.get_field("stake").decimal_places or 0)
+
+
+def _stake_too_large() -> InputError:
+    return InputError("stake", f"must have at most {STAKE_DIGITS} digits before the "
+                      "decimal point", "too_many_digits", digits=STAKE_DIGITS)
 
 
 def session_set_status(*, session: Session, status: str) -> Session:
