@@ -81,6 +81,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    # Last, so that its process_exception sees a view's error first: a lost database
+    # connection answers 503 with Retry-After, not 500.
+    "scorepad.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "scorepad.urls"
