@@ -115,6 +115,7 @@ INPUT_ERRORS: dict[str, Any] = {
     "not_zero_sum": _("must add up to exactly zero"),
     "too_long": _("must be at most {max} characters"),
     "name_taken": _("{name} is already on the roster"),
+    "not_between": _("must be a whole number from {min} to {max}"),
     "bad_character": _("must not contain invisible or control characters ({char})"),
     "too_many_digits": _("must have at most {digits} digits before the decimal point"),
     "players_count": _("seat {min} to {max} players"),

@@ -17,6 +17,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -49,6 +50,7 @@ from .models import (
     Invite,
     Membership,
     Player,
+    Removal,
     Seat,
     Session,
 )
@@ -208,31 +210,57 @@ def _roster_players(group: Group, names: Sequence[str], field: str) -> list[Play
     return out
 
 
-def member_set(*, group: Group, user: Any, role: str) -> Membership:
-    """Add a member or change their role; a group keeps at least one owner."""
+def member_set(*, group: Group, user: Any, role: str, by: Any = None) -> Membership:
+    """Add a member or change their role; a group keeps at least one owner. ``by``: the
+    owner asking, checked again under the group's lock (PermissionDenied if no longer)."""
     if role not in Membership.Role.values:
         raise InputError("role", "must be owner, editor or viewer", "not_choice",
                          choices="owner, editor, viewer")
+    rank = {Membership.Role.VIEWER: 0, Membership.Role.EDITOR: 1, Membership.Role.OWNER: 2}
     with transaction.atomic():
+        _lock_group(group.pk, by)
         current = Membership.objects.select_for_update().filter(group=group, user=user).first()
         if current is not None and current.role == Membership.Role.OWNER and role != "owner":
             _keep_an_owner(group, user)
+        if current is not None and rank[role] < rank[current.role]:
+            _removed(group, user)
         membership, _ = Membership.objects.update_or_create(
             group=group, user=user, defaults={"role": role}
         )
         return membership
 
 
-def member_remove(*, group: Group, user: Any) -> None:
+def member_remove(*, group: Group, user: Any, by: Any = None) -> None:
+    """Remove a member (same rules and ``by`` as member_set); older invitations no longer
+    let them in."""
     with transaction.atomic():
+        _lock_group(group.pk, by)
         current = Membership.objects.select_for_update().filter(group=group, user=user).first()
         if current is None:
             raise InputError("username", "is not a member of this group", "not_member")
         if current.role == Membership.Role.OWNER:
             _keep_an_owner(group, user)
         current.delete()
+        _removed(group, user)
         # Whoever leaves a group takes their name with them: no statistics follow.
         Player.objects.filter(group=group, user=user).update(user=None)
+
+
+def _lock_group(group_id: int, owner: Any = None) -> None:
+    """Membership changes of one group take turns (the group's row lock on PostgreSQL;
+    SQLite's IMMEDIATE transactions take turns anyway): two owners removing or demoting
+    each other at once cannot both see the other one still there. ``owner``, if given,
+    must still be an owner once the lock is held (the access check ran before it)."""
+    Group.objects.select_for_update().filter(pk=group_id).values_list("pk").first()
+    if owner is not None and not Membership.objects.filter(
+            group_id=group_id, user=owner, role=Membership.Role.OWNER).exists():
+        raise PermissionDenied
+
+
+def _removed(group: Group, user: Any) -> None:
+    """Remember when the member lost access, so that older invitations stay closed to them."""
+    Removal.objects.update_or_create(group=group, user=user,
+                                     defaults={"at": timezone.now()})
 
 
 def _keep_an_owner(group: Group, leaving: Any) -> None:
@@ -754,20 +782,39 @@ def watch_version(token: str) -> tuple[int, int] | None:
     return None if row is None else (int(row[0]), int(row[1]))
 
 
-def invite_create(*, group: Group, user: Any, role: str, days: int = INVITE_DAYS) -> Invite:
+INVITE_MAX_DAYS = 30
+INVITE_MAX_USES = 100
+
+
+class InviteGone(ServiceError):
+    """The invitation is used up, expired or revoked, or was made before this user was
+    removed from the group (or demoted): a new one is needed."""
+
+
+def invite_create(*, group: Group, user: Any, role: str, days: int = INVITE_DAYS,
+                  uses: int = 1) -> Invite:
+    """A new invitation link for ``uses`` people, open for ``days`` days."""
     if role not in Membership.Role.values:
         raise InputError("role", "must be owner, editor or viewer", "not_choice",
                          choices="owner, editor, viewer")
-    if not 1 <= days <= 30:
-        raise InputError("days", "must be from 1 to 30", "too_large", max=30)
+    for field, value, most in (("days", days, INVITE_MAX_DAYS), ("uses", uses, INVITE_MAX_USES)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
+            raise InputError(field, f"must be a whole number from 1 to {most}", "not_between",
+                             min=1, max=most)
     return Invite.objects.create(
         group=group, token=new_token(), role=role, created_by=_user(user),
-        expires_at=timezone.now() + timedelta(days=days),
+        expires_at=timezone.now() + timedelta(days=days), max_uses=uses,
     )
 
 
+def _open(invites: Any) -> Any:
+    return invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now(),
+                          uses__lt=F("max_uses"))
+
+
 def open_invites(group: Group) -> Any:
-    return group.invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+    """The group's invitations that can still let somebody in."""
+    return _open(group.invites.all())
 
 
 def invite_revoke(*, group: Group, invite_id: int) -> None:
@@ -775,23 +822,36 @@ def invite_revoke(*, group: Group, invite_id: int) -> None:
 
 
 def invite_by_token(token: str) -> Invite:
-    """An open invite; Invite.DoesNotExist for unknown, expired or revoked tokens."""
+    """An open invite; Invite.DoesNotExist for unknown, expired, revoked or used-up tokens."""
     if not token or len(token) > 64:
         raise Invite.DoesNotExist
-    return Invite.objects.select_related("group").get(
-        token=token, revoked_at__isnull=True, expires_at__gt=timezone.now()
-    )
+    return _open(Invite.objects.select_related("group")).get(token=token)
+
+
+def invite_usable_by(invite: Invite, user: Any) -> bool:
+    """False if ``user`` was removed from the group (or demoted) after the invite was
+    made: an old link does not undo a removal."""
+    return not Removal.objects.filter(group_id=invite.group_id, user=user,
+                                      at__gte=invite.created_at).exists()
 
 
 def invite_accept(*, invite: Invite, user: Any) -> Membership:
-    """Join with the invite's role; a member keeps a higher role they already have."""
+    """Join with the invite's role, using up one of its uses; a member keeps a higher role
+    they already have (and uses nothing up). InviteGone when the invite is used up,
+    expired or revoked by now, or older than the user's removal from the group."""
     rank = {Membership.Role.VIEWER: 0, Membership.Role.EDITOR: 1, Membership.Role.OWNER: 2}
     with transaction.atomic():
-        current = Membership.objects.filter(group=invite.group, user=user).first()
+        _lock_group(invite.group_id)
+        current = Membership.objects.filter(group_id=invite.group_id, user=user).first()
         if current is not None and rank[current.role] >= rank[invite.role]:
             return current
+        if not invite_usable_by(invite, user):
+            raise InviteGone("removed after the invite was made")
+        taken = _open(Invite.objects.filter(pk=invite.pk)).update(uses=F("uses") + 1)
+        if not taken:  # the last use went to somebody else meanwhile, or it was revoked
+            raise InviteGone("used up, expired or revoked")
         membership, _ = Membership.objects.update_or_create(
-            group=invite.group, user=user, defaults={"role": invite.role}
+            group_id=invite.group_id, user=user, defaults={"role": invite.role}
         )
         return membership
 

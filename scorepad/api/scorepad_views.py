@@ -409,9 +409,9 @@ def members(request: Request, group_id: int) -> Response:
     try:
         if request.method == "POST":
             role = data.validated_data.get("role", Membership.Role.VIEWER)
-            services.member_set(group=group, user=user, role=role)
+            services.member_set(group=group, user=user, role=role, by=request.user)
             return Response({"username": user.get_username(), "role": role}, status=201)
-        services.member_remove(group=group, user=user)
+        services.member_remove(group=group, user=user, by=request.user)
     except services.InputError as e:
         return _input_error(e)
     return Response(status=204)
