@@ -253,6 +253,20 @@ class Removal(models.Model):
         return f"{self.user} out of {self.group} at {self.at}"
 
 
+class Registration(models.Model):
+    """A new account, by the address it came from: registrations are limited per address
+    and hour (``SCHREIBER_SIGNUPS_PER_HOUR``). Rows older than an hour are deleted."""
+
+    address = models.CharField(max_length=45)
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["address", "at"], name="registration_address_at")]
+
+    def __str__(self) -> str:
+        return f"{self.address} at {self.at}"
+
+
 class IdempotencyKey(models.Model):
     """The first answer to a write sent with an ``Idempotency-Key``: a retry gets it again."""
 

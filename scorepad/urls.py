@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.urls import include, path
 
-from . import game_views, look_views, views
+from . import account_views, game_views, look_views, views
 
 pages = [
     path("", views.home, name="home"),
@@ -39,6 +39,8 @@ pages = [
     path("sessions/<int:session_id>/sheet", look_views.session_sheet, name="sheet"),
     path("groups/<int:group_id>/import", views.group_import, name="group_import"),
     path("groups/<int:group_id>/invites", views.invite_new, name="invite_new"),
+    path("groups/<int:group_id>/reset-link", account_views.member_reset_link,
+         name="reset_link"),
     path("join/<str:token>/", views.join, name="join"),
 ]
 
@@ -46,9 +48,22 @@ urlpatterns = [
     path("", include((pages, "scorepad"))),
     path("healthz", views.healthz, name="healthz"),
     path("ping", views.ping, name="ping"),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True),
-         name="login"),
+    path("accounts/login/", account_views.Login.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", account_views.account, name="account"),
+    path("accounts/logout-everywhere", account_views.logout_everywhere,
+         name="logout_everywhere"),
+    path("accounts/password/", account_views.PasswordChange.as_view(), name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(),
+         name="password_change_done"),
+    path("accounts/password/reset/", account_views.PasswordResetByMail.as_view(),
+         name="password_reset"),
+    path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(),
+         name="password_reset_done"),
+    path("accounts/reset/<uidb64>/<token>/", account_views.PasswordResetConfirm.as_view(),
+         name="password_reset_confirm"),
+    path("accounts/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
+         name="password_reset_complete"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include("scorepad.api.urls")),
     path("admin/", admin.site.urls),

@@ -29,7 +29,7 @@ from django.views.defaults import server_error as django_server_error
 
 from referee.rules import PARAMETER_NAMES, PRESETS
 
-from . import exchange, fastpoll, game_views, services
+from . import accounts, exchange, fastpoll, game_views, services
 from .access import (
     MANAGE,
     READ,
@@ -149,8 +149,18 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        wait = accounts.registration_wait(request)
+        if wait is not None:  # this address made its accounts for the hour
+            response = render(request, "registration/signup.html",
+                              {"form": SignupForm(),
+                               "refused": accounts.registrations_message(wait)},
+                              status=429)
+            response["Retry-After"] = str(wait)
+            return response
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        accounts.registration_made(request)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("scorepad:session_new")
     return render(request, "registration/signup.html", {"form": form})
@@ -525,7 +535,8 @@ def _user_board_url(request: HttpRequest, session: Session, role: str | None) ->
     if role is None or not request.user.is_authenticated:
         return url
     return fastpoll.with_grant(url, fastpoll.user_grant(session.pk, session.group_id,
-                                                        request.user.pk, str(role)))
+                                                        request.user.pk, str(role),
+                                                        fastpoll.auth_tag(request)))
 
 
 def _board_parts(request: HttpRequest, role: str) -> tuple[str, ...]:
@@ -550,7 +561,8 @@ def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         version, role, group_id = poll_row(request.user, pk, READ)
-        grant = fastpoll.user_grant(pk, group_id, request.user.pk, role)
+        grant = fastpoll.user_grant(pk, group_id, request.user.pk, role,
+                                    fastpoll.auth_tag(request))
     can_write = role in WRITERS
     parts = _board_parts(request, role)
 

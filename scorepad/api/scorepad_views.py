@@ -29,7 +29,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import services, stats
+from scorepad import accounts, services, stats
 from scorepad.access import (
     MANAGE,
     READ,
@@ -162,7 +162,18 @@ def _register_replay(found: tuple[str, str] | None, password: str) -> Response |
     return response
 
 
-@extend_schema(request=RegisterIn, responses={201: UserOut, 400: s.ErrorOut},
+def too_many_registrations(wait: int) -> Response:
+    """429 with Retry-After: this address made its accounts for the hour."""
+    response = Response({"detail": accounts.registrations_message(wait)}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+@extend_schema(request=RegisterIn,
+               responses={201: UserOut, 400: s.ErrorOut,
+                          429: OpenApiResponse(s.ErrorOut, description="too many new "
+                                               "accounts from this address this hour "
+                                               "(Retry-After)")},
                parameters=[IDEMPOTENCY], summary="Create an account")
 @api_view(["POST"])
 @authentication_classes([])  # open: a stale token header must not make it 401
@@ -180,6 +191,9 @@ def register(request: Request) -> Response:
     replay = _register_replay(found, password)
     if replay is not None:
         return replay
+    wait = accounts.registration_wait(request._request)
+    if wait is not None:
+        return too_many_registrations(wait)
     User = get_user_model()
     username_field = User._meta.get_field("username")
     try:
@@ -200,6 +214,7 @@ def register(request: Request) -> Response:
             if found is not None:
                 IdempotencyKey.objects.create(user=user, key=found[0], fingerprint=found[1],
                                               status=201, response=body)
+            accounts.registration_made(request._request)
     except IntegrityError:  # a twin of this request won the race: its answer, if it is one
         replay = _register_replay(found, password)
         return replay or validation_response({"username": [_("This username is taken.")]})

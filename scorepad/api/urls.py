@@ -4,6 +4,7 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from . import account_views as accounts
 from . import exchange_views as ex
 from . import referee_views
 from . import scorepad_views as sp
@@ -31,6 +32,8 @@ urlpatterns = [
     path("referee/muller-matz/beat", referee_views.muller_matz_beat, name="muller_matz_beat"),
     path("auth/register", sp.register, name="register"),
     path("auth/token", sp.token, name="token"),
+    path("auth/token/revoke", accounts.token_revoke, name="token_revoke"),
+    path("auth/password", accounts.password, name="password"),
     path("groups/", sp.groups, name="groups"),
     path("groups/<int:group_id>/players/", sp.players, name="players"),
     path("groups/<int:group_id>/players/<int:player_id>/", sp.player_detail,
