@@ -99,9 +99,16 @@ def entry_context(session: Session, names: services.Names, post: Any,
                   submitted: bool = False) -> dict[str, Any]:
     """The deal form: Mura by counts (the default) or card by card (``mode="cards"``),
     Müller Matz by the loser (the default) or the finishing order (``mode="order"``)."""
+    from .views import stale_form
+
     seats = list(names.by_id.values())
-    context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode,
-                               "next_number": services.next_number(session)}
+    # a new-deal form keeps the number it was made for; if another phone recorded that
+    # deal meanwhile, it says so and saves only as the next deal when confirmed
+    form_number = parse_id(post.get("number")) if post and number is None else None
+    stale = stale_form(session, form_number)
+    context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode, "stale": stale,
+                               "next_number": form_number if stale
+                               else services.next_number(session)}
     if session.game != Session.Game.MURA:
         if mode == "order":
             context |= order_context(names, post, submitted)
@@ -378,12 +385,19 @@ def posted_data(session: Session, names: services.Names, post: Any) -> dict[str,
 def create(request: HttpRequest, session: Session, can_write: bool) -> HttpResponse:
     names = services.Names.of(session)
     try:
+        number = parse_id(request.POST.get("confirm_number")) or parse_id(
+            request.POST.get("number"))
         row = services.deal_record(session=session, user=request.user,
                                    data=posted_data(session, names, request.POST),
-                                   number=parse_id(request.POST.get("number")))
+                                   number=number)
     except (services.RulesBroken, services.InputError):
         return render_session(request, session, request.POST, can_write, submitted=True)
     except services.Conflict as e:
+        if e.reason == "number_taken" and (session.game == Session.Game.MURA
+                                           or entry_mode(session, request.POST)):
+            # another phone recorded this deal: keep what was typed, and ask
+            session.refresh_from_db()
+            return render_session(request, session, request.POST, can_write, submitted=True)
         messages.warning(request, conflict_message(e.reason, **e.params))
         session.refresh_from_db()
         return render_session(request, session, None, can_write)

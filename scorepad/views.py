@@ -486,9 +486,24 @@ VIOLATION_FIELDS = {
 }
 
 
+def stale_form(session: Session, form_number: int | None) -> dict[str, Any] | None:
+    """A new-deal form made for deal ``form_number`` when the next deal is another one
+    (another phone recorded it meanwhile): that deal as recorded, and the next number."""
+    expected = services.next_number(session)
+    if form_number is None or form_number == expected:
+        return None
+    row = session.deals.filter(number=form_number).first()
+    recorded = services.Names.of(session).deal_names(row.data) if row is not None else None
+    return {"number": form_number, "next": expected, "recorded": recorded}
+
+
 def _render_session(
-    request: HttpRequest, session: Session, entry: DealEntry | None = None, status: int = 200
+    request: HttpRequest, session: Session, entry: DealEntry | None = None, status: int = 200,
+    form_number: int | None = None,
 ) -> HttpResponse:
+    """The session page (or the part htmx asks for). ``form_number``: the deal number the
+    posted form was made for; if another phone recorded that deal meanwhile, the form
+    keeps it and says so (_stale_notice.html) instead of becoming the next deal."""
     if session.game != Session.Game.MULATSCHAK:
         role = role_in(request.user, session.group)
         return game_views.render_session(request, session, post=None,
@@ -500,7 +515,9 @@ def _render_session(
     role = role_in(request.user, session.group)
     context = (_board_context(session, names, _user_board_url(request, session, role))
                | _entry_context(session, names, entry))
-    context["next_number"] = services.next_number(session)
+    stale = stale_form(session, form_number)
+    context["next_number"] = form_number if stale else services.next_number(session)
+    context["stale"] = stale
     context["can_write"] = role in (Membership.Role.OWNER, Membership.Role.EDITOR)
     if context["can_write"] and session.watch_token:
         url = request.build_absolute_uri(
@@ -589,11 +606,10 @@ def deal_form_fresh(request: HttpRequest, session_id: int) -> HttpResponse:
     """Polled by an open deal form: 204 while the deal it is about to record is still the
     next one; a notice once another phone has recorded it (htmx then stops polling)."""
     session = session_for(request.user, session_id, READ)
-    expected = _number(request.GET.get("number"))
-    if expected is None or services.next_number(session) == expected:
+    stale = stale_form(session, _number(request.GET.get("number")))
+    if stale is None:
         return HttpResponse(status=204)
-    return render(request, "scorepad/_stale_notice.html",
-                  {"session": session, "number": expected})
+    return render(request, "scorepad/_stale_notice.html", {"session": session, "stale": stale})
 
 
 @login_required
@@ -609,7 +625,7 @@ def deal_check(request: HttpRequest, session_id: int) -> HttpResponse:
     number = _number(request.POST.get("correcting"))
     if number is not None:
         return _render_edit(request, session, number, entry)
-    return _render_session(request, session, entry)
+    return _render_session(request, session, entry, form_number=_number(request.POST.get("number")))
 
 
 def _reasons(names: services.Names, error: services.RulesBroken) -> str:
@@ -629,10 +645,12 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
         return game_views.create(request, session, can_write=True)
     names = services.Names.of(session)
     entry = DealEntry(request.POST, list(names.by_id.values()))
+    form_number = _number(request.POST.get("number"))
     if entry.missing():
-        return _render_session(request, session, entry)
+        return _render_session(request, session, entry, form_number=form_number)
     data = names.deal_ids(entry.as_deal())
-    number = _number(request.POST.get("number"))
+    # a stale form records only as the deal its confirmation names (_stale_notice.html)
+    number = _number(request.POST.get("confirm_number")) or form_number
 
     def run() -> services.Answer:
         row = services.deal_record(session=session, user=request.user, data=data, number=number)
@@ -646,11 +664,15 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
         else:
             answer = run()
     except services.RulesBroken:
-        return _render_session(request, session, entry)
+        return _render_session(request, session, entry, form_number=form_number)
     except (services.Conflict, services.KeyReused) as e:
+        session.refresh_from_db()
+        if isinstance(e, services.Conflict) and e.reason == "number_taken" \
+                and entry.kind == "played" and form_number is not None:
+            # another phone recorded this deal: keep what was typed, and ask
+            return _render_session(request, session, entry, form_number=form_number)
         if isinstance(e, services.Conflict):
             messages.warning(request, conflict_message(e.reason, **e.params))
-        session.refresh_from_db()
         return _render_session(request, session)
     recorded = answer.body["number"]
     messages.success(request, _("Deal %(n)s recorded.") % {"n": recorded},
