@@ -122,12 +122,14 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions let concurrent writers queue instead of failing with
-    # "database is locked"; WAL lets readers go on while one writes (NOTES.md).
+    # "database is locked"; WAL lets readers go on while one writes (NOTES.md). FULL
+    # flushes every commit to disk: a saved deal survives a power cut, not only a crash
+    # of the app (NORMAL may lose the last commits); bench/sqlite_sync.py measures it.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
     }
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 
