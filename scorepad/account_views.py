@@ -10,9 +10,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import logout
+from django.contrib.auth import authenticate, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -36,11 +38,34 @@ class Login(auth_views.LoginView):
         return context
 
 
+class _ThrottledPasswordChangeForm(PasswordChangeForm):
+    """The old password is checked through authenticate(): wrong ones count towards the
+    login lockout (username and address), as on the login page and in the API."""
+
+    def __init__(self, user: Any, *args: Any, request: HttpRequest | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old = str(self.cleaned_data["old_password"])
+        if authenticate(self.request, username=self.user.get_username(), password=old) is None:
+            raise ValidationError(self.error_messages["password_incorrect"],
+                                  code="password_incorrect")
+        return old
+
+
 class PasswordChange(auth_views.PasswordChangeView):
     """Django's page (old password, new one twice); this phone stays logged in, every
     other session of the account ends and its API token is replaced."""
 
     success_url = reverse_lazy("password_change_done")
+    form_class = _ThrottledPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = super().get_form_kwargs()
+        kwargs["request"] = self.request
+        return kwargs
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)  # saves, keeps this session's login

@@ -482,3 +482,20 @@ def test_the_limit_comes_from_the_environment():
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "7", result.stderr
+
+
+def test_guessing_the_old_password_on_the_page_is_throttled_too():
+    anna = user("anna")
+    phone = Client()
+    phone.force_login(anna)
+
+    def change(old: str) -> int:
+        return int(phone.post("/accounts/password/", {
+            "old_password": old, "new_password1": NEW, "new_password2": NEW},
+            REMOTE_ADDR="203.0.113.10").status_code)
+
+    assert [change("guess") for _ in range(4)] == [200, 200, 200, 200]
+    change("guess")
+    assert change(OLD) == 429
+    anna.refresh_from_db()
+    assert anna.check_password(OLD)
