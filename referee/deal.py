@@ -7,7 +7,7 @@ never only the first, in the order of the RULES.md table and then in seat order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -545,22 +545,23 @@ def _exchange_violations(table: Table, deal: Deal, home: Sequence[str]) -> list[
         if e.player in home:
             v.append(Violation.of("exchange_by_absent", e.player, form=str(e.exchange.form)))
 
-    refused: set[Entry] = set()
+    # A form that is not allowed is reported once, and its own rules are not checked.
+    not_allowed: set[Entry] = set()
     names = list(dict.fromkeys(e.player for e in entries))
-    delayed_refused = declarer is not None and deal.trump_delayed and not rules.delayed_trump
-    if delayed_refused and declarer not in names:
-        names.append(declarer or "")
+    delayed_off = deal.trump_delayed and not rules.delayed_trump
+    if delayed_off and declarer is not None and declarer not in names:
+        names.append(declarer)
     for p in sorted(names, key=_seat_key(table.players, names)):
-        if delayed_refused and p == declarer:
+        if delayed_off and p == declarer:
             v.append(Violation.of("exchange_form_not_allowed", p, form="delayed_trump"))
         for e in entries:
             if e.player != p:
                 continue
             form = _form_allowed(rules, e, declarer=declarer, delayed=delayed)
             if form is not None:
-                refused.add(e)
+                not_allowed.add(e)
                 v.append(Violation.of("exchange_form_not_allowed", p, form=form))
-    checked = [e for e in entries if e not in refused]
+    checked = [e for e in entries if e not in not_allowed]
     for e in checked:
         if e.exchange.form is Form.SEVEN_SIX and deal.trump != BELLS:
             v.append(Violation.of("seven_six_not_bells", e.player, trump=deal.trump))
@@ -585,7 +586,7 @@ def _exchange_violations(table: Table, deal: Deal, home: Sequence[str]) -> list[
     return v
 
 
-def _seat_key(players: Sequence[str], named: Sequence[str]) -> Any:
+def _seat_key(players: Sequence[str], named: Sequence[str]) -> Callable[[str], tuple[int, int]]:
     """Seat order; names that are not seated after, in the order they were named."""
     seat = {p: i for i, p in enumerate(players)}
     return lambda p: (seat.get(p, len(seat)), named.index(p))
