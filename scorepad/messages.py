@@ -261,11 +261,11 @@ def violation_message(violation: Violation) -> str:
     values = {"player": violation.player or "", **violation.params}
     if template is None:
         return gettext("Rule broken: {code}").format(code=violation.code)
-    values = _words(violation.code, values)
+    raw, values = values, _words(violation.code, values)
     by = BY_VALUE.get(violation.code)
-    if by is not None and by[0] in values:
+    if by is not None and by[0] in raw:
         choices = by[1]
-        value = values[by[0]]
+        value = raw[by[0]]  # the code itself, not its words
         chosen = choices.get(value) if isinstance(value, str | int) else None
         chosen = chosen if chosen is not None else choices.get("*")
         if chosen is not None and _fits(chosen, values):

@@ -293,3 +293,33 @@ def test_an_override_of_a_new_parameter_is_checked(api):
     response = api.post(DEAL, body)
     assert response.status_code == 400
     assert list(response.json()["errors"]) == ["rules.overrides.sit_out_at"]
+
+
+# --- wording ------------------------------------------------------------------------
+
+
+def _by_value_cases() -> list[tuple[str, str, Any]]:
+    from scorepad.messages import BY_VALUE
+
+    return [(code, param, value) for code, (param, choices) in BY_VALUE.items()
+            for value in choices]
+
+
+@pytest.mark.parametrize(("code", "param", "value"), _by_value_cases())
+def test_a_code_worded_by_a_parameter_value_uses_that_wording(code, param, value):
+    # The value is looked up as the referee sent it: a form is not first turned into its
+    # words (the bridge's face-up message once fell back to the general one so).
+    from referee.violations import Violation
+    from scorepad.messages import BY_VALUE, violation_message
+
+    given = 1 if value == "*" else value
+    params = {"expected": "Grete", "knocks_before": 1, "play": 0, param: given}
+    text = violation_message(Violation.of(code, "Hans", **params))
+    template = str(BY_VALUE[code][1][value])
+    assert text == template.format(player="Hans", expected="Grete", knocks_before=1)
+
+
+def test_the_bridge_that_turned_up_too_few_cards_is_told_as_a_bridge(api):
+    example = next(e for e in ADDED if e["name"] == "exchange-bridge-no-face-up")
+    (violation,) = api.post(DEAL, example["request"]).json()["violations"]
+    assert violation["message"].startswith("The face-up cards of Grete's bridge do not add up")
