@@ -327,6 +327,15 @@ def muller_matz_beat(request: Request) -> Response:
     request=s.HandRequest,
     responses={200: s.HandOut, 400: s.ErrorOut},
     summary="What a hand may do: draw, swap the lowest trump, go to sleep",
+    examples=[
+        OpenApiExample(
+            "Four cards after a pick-up",
+            request_only=True,
+            value={"trump": "hearts", "hand": ["hearts-2", "hearts-9", "hearts-king",
+                                               "spades-9"],
+                   "stock": 5, "turned_up": "hearts-queen"},
+        )
+    ],
 )
 @api_view(["POST"])
 @stateless
@@ -344,6 +353,16 @@ def muller_matz_hand(request: Request) -> Response:
     request=s.PileRequest,
     responses={200: s.PileOut, 400: s.ErrorOut, 422: s.PileViolationsOut},
     summary="Check the plays of one second-life pile and say who wins it and who is next",
+    examples=[
+        OpenApiExample(
+            "A complete pile of three",
+            request_only=True,
+            value={"trump": "hearts", "players": ["Hans", "Grete", "Sepp"],
+                   "plays": [{"player": "Hans", "card": "spades-9"},
+                             {"player": "Grete", "card": "spades-queen"},
+                             {"player": "Sepp", "card": "hearts-3"}]},
+        )
+    ],
 )
 @api_view(["POST"])
 @stateless
