@@ -92,6 +92,8 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:mura_deal": [("post", "mura", EVERYONE_200)],
     "api:mura_settle": [("post", "settle", EVERYONE_200)],
     "api:muller_matz_beat": [("post", "beat", EVERYONE_200)],
+    "api:muller_matz_hand": [("post", "hand", EVERYONE_200)],
+    "api:muller_matz_pile": [("post", "pile", EVERYONE_200)],
     "api:register": [("post", {"username": "new-{persona}", "password": "kartenspiel-2026"},
                       row(201, 201, 201, 201, 201))],
     "api:token": [("post", {"username": "owner", "password": "s3cret-pass!"}, EVERYONE_200)],
@@ -145,6 +147,9 @@ BODIES = {
     "settle": {"stake": "0.10", "currency": "EUR",
                "penalties": {"A": {"mura": 1, "zeros": 0}, "B": {"mura": 0, "zeros": 0}}},
     "beat": {"trump": "hearts", "life": 1, "attack": "spades-9", "defense": "spades-10"},
+    "hand": {"trump": "hearts", "hand": ["hearts-2"], "stock": 4},
+    "pile": {"trump": "hearts", "players": ["A", "B"], "plays": [{"player": "A",
+                                                                 "card": "spades-9"}]},
 }
 
 
