@@ -13,8 +13,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
+from .ids import parse_id
 from .models import Group, Membership, Player, Session
-from .parsing import integer
 
 READ = "read"
 WRITE = "write"
@@ -49,11 +49,11 @@ def _check(role: str | None, need: str) -> None:
 
 
 def pk_of(value: object) -> int:
-    """An id from a URL or form; 404 for anything that is not a number."""
-    pk = integer(value)
-    if pk is None:
+    """A URL's or form's id, or 404 (scorepad/ids.py)."""
+    number = parse_id(value)
+    if number is None:
         raise Http404
-    return pk
+    return number
 
 
 def group_for(user: Any, group_id: object, need: str = READ) -> Group:

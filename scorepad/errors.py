@@ -121,5 +121,10 @@ class NotFound(ServiceError):
     """The use case's object is not there (a deal number nobody recorded)."""
 
 
+class InviteGone(ServiceError):
+    """The invitation is used up, expired or revoked, or was made before this user was
+    removed from the group (or demoted): a new one is needed."""
+
+
 class KeyReused(ServiceError):
     """The Idempotency-Key was already used for a different request."""

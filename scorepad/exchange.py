@@ -26,12 +26,16 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.db.models import Max
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from . import games, services
 from .games.base import stake_of
@@ -262,7 +266,46 @@ def _check_envelope(data: Any, kinds: Sequence[str], problems: _Problems) -> str
         problems.add("kind", "wrong_kind",
                      _("must be one of: %(kinds)s") % {"kinds": ", ".join(kinds)})
         return None
-    return str(kind)
+    before = len(problems.items)
+    _scan_texts(data, "", problems)
+    return None if len(problems.items) > before else str(kind)
+
+
+def _text_fault(value: str) -> tuple[str, str] | None:
+    """(code, message) if the text holds a NUL or a lone surrogate: refused exactly as the
+    API's text fields refuse them (neither can be stored: PostgreSQL rejects NUL, and no
+    database takes half a surrogate pair)."""
+    for check in (ProhibitNullCharactersValidator(), ProhibitSurrogateCharactersValidator()):
+        try:
+            check(value)
+        except (DjangoValidationError, DRFValidationError) as e:
+            return str(check.code), " ".join(_messages(e))
+    return None
+
+
+def _messages(error: Exception) -> list[str]:
+    if isinstance(error, DjangoValidationError):
+        return [str(m) for m in error.messages]
+    detail = getattr(error, "detail", [])
+    return [str(m) for m in (detail if isinstance(detail, list) else [detail])]
+
+
+def _scan_texts(value: Any, path: str, problems: _Problems) -> None:
+    """Every text of the file, keys too, is one a database can store (with its path)."""
+    if isinstance(value, str):
+        fault = _text_fault(value)
+        if fault is not None:
+            problems.add(path, *fault)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            where = _join(path, key) if isinstance(key, str) and not _text_fault(key) \
+                else _join(path, "?")
+            if isinstance(key, str):
+                _scan_texts(key, where, problems)
+            _scan_texts(item, where, problems)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _scan_texts(item, _join(path, i), problems)
 
 
 def _must_dict(value: Any, path: str, problems: _Problems) -> dict[str, Any] | None:
@@ -289,6 +332,10 @@ def _text(value: Any, path: str, problems: _Problems, *, null: bool = False,
     if not isinstance(value, str) or len(value) > most:
         problems.add(path, "not_text",
                      _("must be a text of at most %(max)s characters") % {"max": most})
+        return None
+    fault = _text_fault(value)
+    if fault is not None:
+        problems.add(path, *fault)
         return None
     return value
 
@@ -550,16 +597,16 @@ def _import_group_body(body: dict[str, Any], path: str, ctx: _Context,
     sessions = _must_list(body.get("sessions"), _join(path, "sessions"), problems, MAX_SESSIONS)
     if roster is None or sessions is None:
         return
-    taken = {n.lower() for n in ctx.group.players.values_list("name", flat=True)}
+    taken = {services.name_key(n) for n in ctx.group.players.values_list("name", flat=True)}
     for i, name in enumerate(roster):
         try:
             cleaned = services.clean_name(name, "name")
         except services.InputError as e:
             problems.add(_join(path, "roster", i), e.code, input_error_message(e))
             continue
-        if cleaned.lower() not in taken:
+        if services.name_key(cleaned) not in taken:
             Player.objects.create(group=ctx.group, name=cleaned)
-            taken.add(cleaned.lower())
+            taken.add(services.name_key(cleaned))
     for i, item in enumerate(sessions):
         _import_session(item, _join(path, "sessions", i), ctx, problems)
 
@@ -688,7 +735,7 @@ def _restore_links(group: Group, value: Any, path: str, users: Mapping[str, Any]
                    problems: _Problems) -> None:
     """Which roster player is which member (backups from before links have none)."""
     items = _must_list(value, path, problems, MAX_ROSTER)
-    roster = {p.name.lower(): p for p in group.players.all()}
+    roster = {services.name_key(p.name): p for p in group.players.all()}
     members = set(group.memberships.values_list("user_id", flat=True))
     taken_players, taken_users = set(), set()
     for i, item in enumerate(items or []):
@@ -697,7 +744,7 @@ def _restore_links(group: Group, value: Any, path: str, users: Mapping[str, Any]
         if row is None:
             continue
         name, username = row.get("player"), row.get("username")
-        player = roster.get(name.lower()) if isinstance(name, str) else None
+        player = roster.get(services.name_key(name)) if isinstance(name, str) else None
         user = users.get(username) if isinstance(username, str) else None
         if player is None or player.pk in taken_players:
             problems.add(_join(where, "player"), "unknown_player",

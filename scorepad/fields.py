@@ -16,6 +16,7 @@ from rest_framework import serializers
 
 from referee.auction import normalize_call
 from referee.cards import CardSyntaxError, split_code
+from referee.muller_matz import muller_matz_rules
 from referee.rules import PRESETS, mulatschak_rules
 from referee.violations import RuleError
 from scorepad.messages import input_error_message
@@ -215,3 +216,41 @@ class RulesSpecField(MulatschakRulesField):
 
     def to_representation(self, value: Any) -> Any:
         return value
+
+MULLER_MATZ = "muller_matz"
+_MULLER_MATZ_RULES_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "enum": [MULLER_MATZ]},
+        {
+            "type": "object",
+            "properties": {
+                "preset": {"type": "string", "enum": [MULLER_MATZ]},
+                "overrides": {"type": "object", "additionalProperties": True, "nullable": True},
+            },
+            "required": ["preset"],
+        },
+    ],
+    "description": '"muller_matz", or {"preset": "muller_matz", "overrides": {parameter: value}}.',
+}
+
+
+@extend_schema_field(_MULLER_MATZ_RULES_SCHEMA)
+class MullerMatzRulesField(MulatschakRulesField):
+    """``"muller_matz"`` or ``{"preset": "muller_matz", "overrides": {...}}`` →
+    MullerMatzRules (the default rules when the field is left out)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        preset, overrides = self.shape(data)
+        if preset != MULLER_MATZ:
+            error = RuleError("preset", f"must be {MULLER_MATZ}", "not_choice",
+                              choices=MULLER_MATZ)
+            if isinstance(data, str):
+                raise serializers.ValidationError(input_error_message(error))
+            raise_rule_error(error)
+        try:
+            return muller_matz_rules(overrides)
+        except RuleError as e:
+            raise_rule_error(e)
+
+    def to_representation(self, value: Any) -> Any:
+        return MULLER_MATZ

@@ -107,23 +107,30 @@ def last_number(session: Session) -> int | None:
 class Loaded:
     """A session row with its seats and, once asked, its last deal number.
 
+    The seats are read when first asked for (one query) unless ``names`` are given.
     ``last_number`` may be given when the caller knows it already (a list of sessions
     annotates it: one query for all; a write that just recorded a deal knows it);
     otherwise ``next_number`` asks the database once and remembers the answer here.
     """
 
-    def __init__(self, session: Session, names: Names, last_number: int | None = _UNKNOWN
-                 ) -> None:
+    def __init__(self, session: Session, names: Names | None = None,
+                 last_number: int | None = _UNKNOWN) -> None:
         self.session = session
-        self.names = names
+        self._names = names
         self._last = last_number
 
     @classmethod
     def of(cls, session: Session | Loaded, names: Names | None = None) -> Loaded:
-        """The session with its seats (one query unless ``names`` are known)."""
+        """The session as loaded (``names``: its seats, if known already)."""
         if isinstance(session, Loaded):
             return session
-        return cls(session, names or Names.of(session))
+        return cls(session, names)
+
+    @property
+    def names(self) -> Names:
+        if self._names is None:
+            self._names = Names.of(self.session)
+        return self._names
 
     @property
     def seats(self) -> list[str]:
@@ -139,7 +146,7 @@ class Loaded:
 
     def with_row(self, session: Session, last_number: int | None = _UNKNOWN) -> Loaded:
         """The same seats on a newer copy of the row (after a write)."""
-        return Loaded(session, self.names, last_number)
+        return Loaded(session, self._names, last_number)
 
 
 @dataclass(frozen=True)

@@ -208,8 +208,8 @@ class DealEvent(models.Model):
 
 
 class Invite(models.Model):
-    """A link that lets a logged-in user join a group with a role: unguessable, expiring,
-    revocable."""
+    """A link that lets logged-in users join a group with a role: unguessable, expiring,
+    revocable, good for ``max_uses`` people."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invites")
     token = models.CharField(max_length=64, unique=True)
@@ -220,12 +220,47 @@ class Invite(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)
+    #: How many people may join with it, and how many did.
+    max_uses = models.PositiveIntegerField(default=1)
+    uses = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"invite to {self.group} as {self.role}"
+
+
+class Removal(models.Model):
+    """When a member was last removed from a group or given a smaller role: no invitation
+    made before then lets them in (or up) again; they need a new one."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "user"], name="one_removal_per_member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} out of {self.group} at {self.at}"
+
+
+class Registration(models.Model):
+    """A new account, by the address it came from: registrations are limited per address
+    and hour (``SCHREIBER_SIGNUPS_PER_HOUR``). Rows older than an hour are deleted."""
+
+    address = models.CharField(max_length=45)
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["address", "at"], name="registration_address_at")]
+
+    def __str__(self) -> str:
+        return f"{self.address} at {self.at}"
 
 
 class IdempotencyKey(models.Model):

@@ -13,16 +13,15 @@ differs between games is asked of the session's game module (``scorepad.games``)
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth import get_user_model, password_validation
-from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.db.models.functions import Lower
 from django.utils import timezone
 from rest_framework.exceptions import ValidationError as FieldValidationError
 
@@ -34,6 +33,7 @@ from .errors import (
     Conflict,
     FieldProblem,
     InputError,
+    InviteGone,
     KeyReused,
     NotFound,
     RulesBroken,
@@ -43,67 +43,62 @@ from .errors import (
 from .fields import StrictIntegerField
 from .games.base import named_transfer, stake_of
 from .loaded import Loaded, Names, last_number
-from .models import Deal, DealEvent, Group, Invite, Membership, Player, Seat, Session
+from .models import (
+    Deal,
+    DealEvent,
+    Group,
+    Invite,
+    Membership,
+    Player,
+    Removal,
+    Seat,
+    Session,
+)
 
 __all__ = [  # the domain errors and the loaded session, for the callers' convenience
-    "Conflict", "InputError", "KeyReused", "Loaded", "Names", "NotFound", "RulesBroken",
-    "ServiceError",
+    "Conflict", "InputError", "InviteGone", "KeyReused", "Loaded", "Names", "NotFound",
+    "RulesBroken", "ServiceError",
 ]
-
-
-# --- accounts --------------------------------------------------------------------------------
-
-
-def account_register(*, username: str, password: str) -> Any:
-    """A new account: the username by Django's rules and free (whatever its case), the
-    password by the password validators."""
-    User = get_user_model()
-    try:
-        User._meta.get_field("username").run_validators(username)
-    except DjangoValidationError as e:
-        raise _worded("username", e) from e
-    if User.objects.filter(username__iexact=username).exists():
-        raise InputError("username", "is taken", "username_taken")
-    try:
-        password_validation.validate_password(password, User(username=username))
-    except DjangoValidationError as e:
-        raise _worded("password", e) from e
-    try:
-        with transaction.atomic():
-            return User.objects.create_user(username=username, password=password)
-    except IntegrityError as e:  # a twin of this request came first
-        raise InputError("username", "is taken", "username_taken") from e
-
-
-def account_token(*, user: Any) -> str:
-    """The account's API token, made on first asking."""
-    from rest_framework.authtoken.models import Token
-
-    token, _created = Token.objects.get_or_create(user=user)
-    return str(token.key)
-
-
-def _worded(field: str, error: DjangoValidationError) -> InputError:
-    """Django's validators speak the user's language already."""
-    return InputError.of(FieldProblem(field, "invalid", str(m), worded=True)
-                         for m in error.messages)
 
 
 # --- groups and rosters -------------------------------------------------------------
 
 
 MAX_NAME = 40
+#: Unicode categories a name must not contain: controls, invisible formatting (zero-width
+#: spaces, bidi overrides, soft hyphens) and lone surrogates. Blanks are folded to one space.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 
 
 def clean_name(name: object, field: str) -> str:
-    """A roster name as typed: spaces collapsed, at most MAX_NAME characters."""
-    if not isinstance(name, str) or not name.strip():
+    """A player's or group's name as stored: NFKC, blanks folded, nothing invisible."""
+    if not isinstance(name, str):
         raise InputError(field, "must be a name", "not_name")
-    cleaned = " ".join(name.split())
+    normal = unicodedata.normalize("NFKC", name)
+    for char in normal:
+        if not char.isspace() and unicodedata.category(char) in HIDDEN_CATEGORIES:
+            code = f"U+{ord(char):04X}"
+            raise InputError(field, f"must not contain invisible or control characters "
+                             f"({code})", "bad_character", char=code)
+    cleaned = " ".join(normal.split())
+    if not cleaned:
+        raise InputError(field, "must be a name", "not_name")
     if len(cleaned) > MAX_NAME:
         raise InputError(field, f"must be at most {MAX_NAME} characters", "too_long",
                          max=MAX_NAME)
     return cleaned
+
+
+def name_key(name: str) -> str:
+    """What two names must share to be the same name (Unicode caseless matching:
+    "Straße" is "STRASSE", "Ａnna" is "anna")."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _name_taken(group: Group, name: str, but: int | None = None) -> bool:
+    key = name_key(name)
+    return any(name_key(other) == key for other in
+               group.players.exclude(pk=but).values_list("name", flat=True))
 
 
 @transaction.atomic
@@ -115,7 +110,7 @@ def group_create(*, user: Any, name: str) -> Group:
 
 def player_add(*, group: Group, name: str) -> Player:
     cleaned = clean_name(name, "name")
-    if group.players.filter(name__iexact=cleaned).exists():
+    if _name_taken(group, cleaned):
         raise InputError("name", "is already on the roster", "name_taken", name=cleaned)
     try:
         with transaction.atomic():
@@ -126,8 +121,7 @@ def player_add(*, group: Group, name: str) -> Player:
 
 def player_rename(*, player: Player, name: str) -> Player:
     cleaned = clean_name(name, "name")
-    clash = player.group.players.filter(name__iexact=cleaned).exclude(pk=player.pk)
-    if clash.exists():
+    if _name_taken(player.group, cleaned, but=player.pk):
         raise InputError("name", "is already on the roster", "name_taken", name=cleaned)
     try:
         with transaction.atomic():
@@ -187,46 +181,67 @@ def _already_linked(user: Any, name: str) -> InputError:
 def _roster_players(group: Group, names: Sequence[str], field: str) -> list[Player]:
     """The roster's players for these names, adding the new ones (case-insensitive match)."""
     cleaned = [clean_name(n, f"{field}.{i}") for i, n in enumerate(names)]
-    if len({n.lower() for n in cleaned}) != len(cleaned):
+    if len({name_key(n) for n in cleaned}) != len(cleaned):
         raise InputError(field, "a name is seated twice", "seated_twice")
-    existing = {
-        p.lower_name: p
-        for p in group.players.annotate(lower_name=Lower("name")).filter(
-            lower_name__in=[n.lower() for n in cleaned]
-        )
-    }
+    existing = {name_key(p.name): p for p in group.players.all()}
     out = []
     for name in cleaned:
-        player = existing.get(name.lower())
+        player = existing.get(name_key(name))
         out.append(player if player is not None else player_add(group=group, name=name))
     return out
 
 
-def member_set(*, group: Group, user: Any, role: str) -> Membership:
-    """Add a member or change their role; a group keeps at least one owner."""
+def member_set(*, group: Group, user: Any, role: str, by: Any = None) -> Membership:
+    """Add a member or change their role; a group keeps at least one owner. ``by``: the
+    owner asking, checked again under the group's lock (PermissionDenied if no longer)."""
     if role not in Membership.Role.values:
         raise InputError("role", "must be owner, editor or viewer", "not_choice",
                          choices="owner, editor, viewer")
+    rank = {Membership.Role.VIEWER: 0, Membership.Role.EDITOR: 1, Membership.Role.OWNER: 2}
     with transaction.atomic():
+        _lock_group(group.pk, by)
         current = Membership.objects.select_for_update().filter(group=group, user=user).first()
         if current is not None and current.role == Membership.Role.OWNER and role != "owner":
             _keep_an_owner(group, user)
+        if current is not None and rank[role] < rank[current.role]:
+            _removed(group, user)
         membership, _ = Membership.objects.update_or_create(
             group=group, user=user, defaults={"role": role}
         )
         return membership
 
 
-def member_remove(*, group: Group, user: Any) -> None:
+def member_remove(*, group: Group, user: Any, by: Any = None) -> None:
+    """Remove a member (same rules and ``by`` as member_set); older invitations no longer
+    let them in."""
     with transaction.atomic():
+        _lock_group(group.pk, by)
         current = Membership.objects.select_for_update().filter(group=group, user=user).first()
         if current is None:
             raise InputError("username", "is not a member of this group", "not_member")
         if current.role == Membership.Role.OWNER:
             _keep_an_owner(group, user)
         current.delete()
+        _removed(group, user)
         # Whoever leaves a group takes their name with them: no statistics follow.
         Player.objects.filter(group=group, user=user).update(user=None)
+
+
+def _lock_group(group_id: int, owner: Any = None) -> None:
+    """Membership changes of one group take turns (the group's row lock on PostgreSQL;
+    SQLite's IMMEDIATE transactions take turns anyway): two owners removing or demoting
+    each other at once cannot both see the other one still there. ``owner``, if given,
+    must still be an owner once the lock is held (the access check ran before it)."""
+    Group.objects.select_for_update().filter(pk=group_id).values_list("pk").first()
+    if owner is not None and not Membership.objects.filter(
+            group_id=group_id, user=owner, role=Membership.Role.OWNER).exists():
+        raise PermissionDenied
+
+
+def _removed(group: Group, user: Any) -> None:
+    """Remember when the member lost access, so that older invitations stay closed to them."""
+    Removal.objects.update_or_create(group=group, user=user,
+                                     defaults={"at": timezone.now()})
 
 
 def _keep_an_owner(group: Group, leaving: Any) -> None:
@@ -280,8 +295,8 @@ def session_start(
     players = _roster_players(group, seats, "seats")
     first = players[-1]  # the last seat deals first unless the table says otherwise
     if dealer is not None:
-        by_name = {p.name.lower(): p for p in players}
-        chosen = by_name.get(" ".join(str(dealer).split()).lower())
+        by_name = {name_key(p.name): p for p in players}
+        chosen = by_name.get(name_key(" ".join(str(dealer).split())))
         if chosen is None:
             raise InputError("dealer", "must be one of the seated players", "not_seated")
         first = chosen
@@ -312,9 +327,24 @@ def _stake(stake: str | None, currency: str | None) -> tuple[Decimal, str] | Non
     if not code:
         raise InputError("currency", "is required with a stake", "missing")
     try:
-        return parse_stake(str(stake), code), code
+        amount = parse_stake(str(stake), code)
     except RuleError as e:
+        if e.code == "too_large":
+            raise _stake_too_large() from e
         raise InputError.from_rule_error(e) from e
+    if len(str(int(amount))) > STAKE_DIGITS:  # what the column holds, not only the referee
+        raise _stake_too_large()
+    return amount, code
+
+
+#: Digits before the point that Session.stake holds (14 digits, 4 of them places).
+STAKE_DIGITS = (Session._meta.get_field("stake").max_digits or 0) - (
+    Session._meta.get_field("stake").decimal_places or 0)
+
+
+def _stake_too_large() -> InputError:
+    return InputError("stake", f"must have at most {STAKE_DIGITS} digits before the "
+                      "decimal point", "too_many_digits", digits=STAKE_DIGITS)
 
 
 def session_set_status(*, session: Session, status: str) -> Session:
@@ -621,20 +651,34 @@ def watch_version(token: str) -> tuple[int, int] | None:
     return None if row is None else (int(row[0]), int(row[1]))
 
 
-def invite_create(*, group: Group, user: Any, role: str, days: int = INVITE_DAYS) -> Invite:
+INVITE_MAX_DAYS = 30
+INVITE_MAX_USES = 100
+
+
+def invite_create(*, group: Group, user: Any, role: str, days: int = INVITE_DAYS,
+                  uses: int = 1) -> Invite:
+    """A new invitation link for ``uses`` people, open for ``days`` days."""
     if role not in Membership.Role.values:
         raise InputError("role", "must be owner, editor or viewer", "not_choice",
                          choices="owner, editor, viewer")
-    if not 1 <= days <= 30:
-        raise InputError("days", "must be from 1 to 30", "too_large", max=30)
+    for field, value, most in (("days", days, INVITE_MAX_DAYS), ("uses", uses, INVITE_MAX_USES)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
+            raise InputError(field, f"must be a whole number from 1 to {most}", "not_between",
+                             min=1, max=most)
     return Invite.objects.create(
         group=group, token=new_token(), role=role, created_by=_user(user),
-        expires_at=timezone.now() + timedelta(days=days),
+        expires_at=timezone.now() + timedelta(days=days), max_uses=uses,
     )
 
 
+def _open(invites: Any) -> Any:
+    return invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now(),
+                          uses__lt=F("max_uses"))
+
+
 def open_invites(group: Group) -> Any:
-    return group.invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+    """The group's invitations that can still let somebody in."""
+    return _open(group.invites.all())
 
 
 def invite_revoke(*, group: Group, invite_id: int) -> None:
@@ -642,23 +686,36 @@ def invite_revoke(*, group: Group, invite_id: int) -> None:
 
 
 def invite_by_token(token: str) -> Invite:
-    """An open invite; Invite.DoesNotExist for unknown, expired or revoked tokens."""
+    """An open invite; Invite.DoesNotExist for unknown, expired, revoked or used-up tokens."""
     if not token or len(token) > 64:
         raise Invite.DoesNotExist
-    return Invite.objects.select_related("group").get(
-        token=token, revoked_at__isnull=True, expires_at__gt=timezone.now()
-    )
+    return _open(Invite.objects.select_related("group")).get(token=token)
+
+
+def invite_usable_by(invite: Invite, user: Any) -> bool:
+    """False if ``user`` was removed from the group (or demoted) after the invite was
+    made: an old link does not undo a removal."""
+    return not Removal.objects.filter(group_id=invite.group_id, user=user,
+                                      at__gte=invite.created_at).exists()
 
 
 def invite_accept(*, invite: Invite, user: Any) -> Membership:
-    """Join with the invite's role; a member keeps a higher role they already have."""
+    """Join with the invite's role, using up one of its uses; a member keeps a higher role
+    they already have (and uses nothing up). InviteGone when the invite is used up,
+    expired or revoked by now, or older than the user's removal from the group."""
     rank = {Membership.Role.VIEWER: 0, Membership.Role.EDITOR: 1, Membership.Role.OWNER: 2}
     with transaction.atomic():
-        current = Membership.objects.filter(group=invite.group, user=user).first()
+        _lock_group(invite.group_id)
+        current = Membership.objects.filter(group_id=invite.group_id, user=user).first()
         if current is not None and rank[current.role] >= rank[invite.role]:
             return current
+        if not invite_usable_by(invite, user):
+            raise InviteGone("removed after the invite was made")
+        taken = _open(Invite.objects.filter(pk=invite.pk)).update(uses=F("uses") + 1)
+        if not taken:  # the last use went to somebody else meanwhile, or it was revoked
+            raise InviteGone("used up, expired or revoked")
         membership, _ = Membership.objects.update_or_create(
-            group=invite.group, user=user, defaults={"role": invite.role}
+            group_id=invite.group_id, user=user, defaults={"role": invite.role}
         )
         return membership
 

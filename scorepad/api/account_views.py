@@ -1,19 +1,20 @@
-"""Accounts: register, and the API token of an account (API.md)."""
+"""Accounts: register, the API token of an account (API.md), and beyond API.md: change
+the password, log out everywhere. The work is in scorepad/accounts.py."""
 
 from __future__ import annotations
 
 import hashlib
 from typing import Any
 
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, logout, update_session_auth_hash
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import services
+from scorepad import accounts, services
 
 from . import idempotency
 from . import scorepad_serializers as sp
@@ -23,7 +24,19 @@ from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import MAX_KEY
 
 
-@extend_schema(request=sp.RegisterIn, responses={201: sp.UserOut, 400: s.ErrorOut},
+def too_many_registrations(wait: int) -> Response:
+    """429 with Retry-After: this address made its accounts for the hour."""
+    response = Response(s.ErrorOut({"detail": accounts.registrations_message(wait)}).data,
+                        status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+@extend_schema(request=sp.RegisterIn,
+               responses={201: sp.UserOut, 400: s.ErrorOut,
+                          429: OpenApiResponse(s.ErrorOut, description="too many new "
+                                               "accounts from this address this hour "
+                                               "(Retry-After)")},
                parameters=[IDEMPOTENCY], summary="Create an account")
 @api_view(["POST"])
 @authentication_classes([])  # open: a stale token header must not make it 401
@@ -42,7 +55,11 @@ def register(request: Request) -> Response:
     made: dict[str, Any] = {}
 
     def run() -> Response:
-        user = services.account_register(username=username, password=password)
+        wait = accounts.registration_wait(request._request)
+        if wait is not None:
+            return too_many_registrations(wait)
+        user = accounts.account_register(username=username, password=password,
+                                         request=request._request)
         made["user"] = user
         return Response(sp.UserOut({"id": user.pk, "username": user.get_username()}).data,
                         status=201)
@@ -75,4 +92,43 @@ def token(request: Request) -> Response:
     )
     if user is None:
         return validation_response({"": [_("Wrong username or password.")]})
-    return Response(sp.TokenOut({"token": services.account_token(user=user)}).data)
+    return Response(sp.TokenOut({"token": accounts.token_of(user=user)}).data)
+
+
+@extend_schema(
+    request=sp.PasswordIn,
+    responses={200: sp.NewTokenOut, 400: s.ErrorOut, 401: s.ErrorOut,
+               429: OpenApiResponse(s.ErrorOut, description="too many wrong old passwords "
+                                    "for this username and address")},
+    summary="Change your password (ends your other sessions, answers a new token)")
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def password(request: Request) -> Response:
+    data = sp.PasswordIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    user = request.user
+    # through authenticate(): wrong old passwords count towards the login lockout
+    if authenticate(request._request, username=user.get_username(),
+                    password=data.validated_data["old_password"]) is None:
+        return validation_response({"old_password": [_("This is not your password.")]})
+    try:
+        accounts.password_set(user=user, password=data.validated_data["new_password"])
+    except services.InputError as e:
+        raise invalid(e) from e
+    keep = None
+    if not request.auth:  # a browser session, not the token: it stays logged in
+        update_session_auth_hash(request._request, user)
+        keep = request._request.session.session_key
+    token = accounts.password_changed(user=user, keep=keep)
+    return Response(sp.NewTokenOut({"token": token}).data)
+
+
+@extend_schema(request=None, responses={204: None, 401: s.ErrorOut},
+               summary="Log out everywhere: the API token and every login session end")
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def token_revoke(request: Request) -> Response:
+    accounts.log_out_everywhere(user=request.user)
+    if not request.auth:  # a browser session: this one ends too
+        logout(request._request)
+    return Response(status=204)

@@ -23,6 +23,7 @@ from rest_framework.response import Response
 
 from scorepad import exchange
 from scorepad.access import READ, WRITE, group_for, session_for
+from scorepad.ids import parse_id
 from scorepad.loaded import Loaded
 
 from . import scorepad_serializers as sp
@@ -140,10 +141,11 @@ def session_import(request: Request) -> Response:
     # with 409 when the group holds that session already)
     bare = isinstance(body, dict) and "format" in body
     group_id = body.get("group") if isinstance(body, dict) else None
+    group_id = group_id if isinstance(group_id, int) else None  # a number in the JSON
     if bare and request.query_params.get("group"):
-        group_id = request.query_params["group"]
-        group_id = int(group_id) if group_id.isdigit() else None
-    if not isinstance(group_id, int) or isinstance(group_id, bool):
+        group_id = request.query_params["group"]  # text in the URL
+    group_id = parse_id(group_id)
+    if group_id is None:
         return _rejected(exchange.ImportRejected(
             [exchange.Problem("group", "invalid", _("must be the id of a group"))]))
     group = group_for(request.user, group_id, WRITE)

@@ -156,10 +156,10 @@ def members(request: Request, group_id: int) -> Response:
     try:
         if request.method == "POST":
             role = data.validated_data.get("role", Membership.Role.VIEWER)
-            services.member_set(group=group, user=user, role=role)
+            services.member_set(group=group, user=user, role=role, by=request.user)
             return Response(sp.MemberOut({"username": user.get_username(), "role": role}).data,
                             status=201)
-        services.member_remove(group=group, user=user)
+        services.member_remove(group=group, user=user, by=request.user)
     except services.InputError as e:
         raise invalid(e) from e
     return Response(status=204)

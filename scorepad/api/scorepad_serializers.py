@@ -26,6 +26,7 @@ from scorepad.fields import (
     StrictIntegerField,
     utc_datetime,
 )
+from scorepad.ids import ID_MAX
 from scorepad.models import Membership, Session
 
 from . import serializers as s
@@ -89,6 +90,16 @@ class TokenOut(serializers.Serializer):  # type: ignore[type-arg]
     token = serializers.CharField()
 
 
+class PasswordIn(serializers.Serializer):  # type: ignore[type-arg]
+    old_password = StrictCharField(max_length=128, trim_whitespace=False)
+    new_password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class NewTokenOut(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField(help_text="the account's new API token (the old one "
+                                            "no longer works)")
+
+
 # --- groups, rosters, members ----------------------------------------------------------------
 
 
@@ -141,7 +152,7 @@ class MemberOut(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class SessionIn(serializers.Serializer):  # type: ignore[type-arg]
-    group = StrictIntegerField(min_value=1)
+    group = StrictIntegerField(min_value=1, max_value=ID_MAX)
     game = serializers.ChoiceField(games.choices(), default=games.DEFAULT)
     rules = RulesSpecField(required=False, default="salzburg")
     seats = serializers.ListField(child=NameField(), min_length=1, max_length=12)

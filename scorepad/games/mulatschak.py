@@ -46,10 +46,10 @@ from ..fields import (
     UniqueNamesField,
     utc_datetime,
 )
+from ..ids import parse_count
 from ..loaded import Loaded, Names, SessionRecord
 from ..messages import FACTOR_LABELS, input_error_message, reason_label, violation_message
-from ..parsing import integer, step, stepped
-from .base import GameRules, Money, rate, stake_of
+from .base import GameRules, Money, rate, stake_of, step, stepped
 
 if TYPE_CHECKING:
     from ..models import Deal, Session
@@ -669,6 +669,12 @@ def form_rules(cleaned: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any
     return cleaned["preset"], cleaned["overrides"]
 
 
+def keeps_typing(post: Any) -> bool:
+    """Does a sent form hold what somebody typed (a played deal), worth keeping when
+    another phone recorded its deal first? Collapsed and all passed are one tap."""
+    return (post.get("kind") or "played") not in ("collapsed", "passed")
+
+
 def form_shows_errors(mode: str) -> bool:
     return True
 
@@ -687,7 +693,7 @@ class DealEntry:
         if self.kind not in ("played", "collapsed", "passed"):
             self.kind = "played"
         self.declarer = data.get("declarer") if data.get("declarer") in seats else None
-        bid = integer(data.get("bid"))
+        bid = parse_count(data.get("bid"))
         self.bid = bid if bid is not None and 1 <= bid <= MULI else None
         trump = data.get("trump")
         self.trump = trump if trump in dict(TRUMPS) else None
@@ -697,8 +703,8 @@ class DealEntry:
         self.tricks: dict[str, int | None] = {}
         self.exchanged: dict[str, int | None] = {}
         for i, p in enumerate(seats):
-            self.tricks[p] = integer(data.get(f"t_{i}"))
-            self.exchanged[p] = integer(data.get(f"x_{i}"))
+            self.tricks[p] = parse_count(data.get(f"t_{i}"))
+            self.exchanged[p] = parse_count(data.get(f"x_{i}"))
         breaker = data.get("breaker")
         self.breaker = breaker if breaker in seats else None
         tapped = step(data.get("step") or "", seats)

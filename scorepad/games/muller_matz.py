@@ -23,10 +23,10 @@ from referee.violations import RuleError
 from ..cardnames import SYMBOLS, pack_choices
 from ..errors import InputError
 from ..fields import AsStored, NameField, utc_datetime
+from ..ids import parse_id
 from ..loaded import Loaded, Names, SessionRecord
 from ..messages import beat_reason, input_error_message, violation_message
-from ..parsing import integer
-from .base import GameRules, JsonReplayer, Money, rate, stake_of, tallied
+from .base import GameRules, JsonReplayer, Money, mode_of, rate, stake_of, tallied
 
 if TYPE_CHECKING:
     from ..models import Deal, Session
@@ -296,6 +296,12 @@ def form_rules(cleaned: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any
     return None, None
 
 
+def keeps_typing(post: Any) -> bool:
+    """A finishing order is typed (kept when another phone recorded its game first); the
+    loser is one tap."""
+    return mode_of(MODES, post) == "order"
+
+
 def form_shows_errors(mode: str) -> bool:
     """The one-tap loser buttons show no errors next to them: say them as a message."""
     return mode == "order"
@@ -400,7 +406,7 @@ def beat_context(query: Any) -> dict[str, Any]:
     if query.get("attack") and query.get("defense"):
         try:
             result = check_beat(query.get("attack"), query.get("defense"), query.get("trump"),
-                                integer(query.get("life")) or 1)
+                                parse_id(query.get("life")) or 1)
         except RuleError as e:
             error = f"{e.field}: {input_error_message(e)}"
         else:

@@ -24,10 +24,20 @@ from referee.violations import RuleError
 from ..cardnames import card_name, pack_choices
 from ..errors import InputError
 from ..fields import MAX_PLAYERS, AsStored, CardField, CountsField, NameField, utc_datetime
+from ..ids import parse_count
 from ..loaded import Loaded, Names, SessionRecord
 from ..messages import card_violation_message, input_error_message, violation_message
-from ..parsing import integer, step, stepped
-from .base import GameRules, JsonReplayer, Money, mode_of, rate, stake_of, tallied
+from .base import (
+    GameRules,
+    JsonReplayer,
+    Money,
+    mode_of,
+    rate,
+    stake_of,
+    step,
+    stepped,
+    tallied,
+)
 
 if TYPE_CHECKING:
     from ..models import Deal, Session
@@ -399,6 +409,12 @@ def form_rules(cleaned: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any
     return None, None
 
 
+def keeps_typing(post: Any) -> bool:
+    """Every Mura form holds what somebody typed: kept when another phone recorded its
+    deal first."""
+    return True
+
+
 def form_shows_errors(mode: str) -> bool:
     return True
 
@@ -423,8 +439,8 @@ def recent(loaded: Loaded, count: int = 8) -> list[dict[str, Any]]:
 
 def counts_entry(post: Any, seats: list[str]) -> dict[str, dict[str, int | None]]:
     """Tricks ``t_<seat>`` and figures ``f_<seat>``, with a stepper ``step=t<seat>:+1``."""
-    tricks = {p: integer(post.get(f"t_{i}")) for i, p in enumerate(seats)}
-    figures = {p: integer(post.get(f"f_{i}")) for i, p in enumerate(seats)}
+    tricks = {p: parse_count(post.get(f"t_{i}")) for i, p in enumerate(seats)}
+    figures = {p: parse_count(post.get(f"f_{i}")) for i, p in enumerate(seats)}
     tapped = step(post.get("step") or "", seats, ("t", "f"))
     if tapped is not None:
         what, player, delta = tapped
@@ -445,7 +461,7 @@ def cards_entry(post: Any, seats: list[str]) -> list[dict[str, Any]]:
     seat ``c_<trick>_<seat>``; blank stays blank."""
     out = []
     for t in range(TRICKS):
-        lead = integer(post.get(f"l_{t}"))
+        lead = parse_count(post.get(f"l_{t}"))
         leader = seats[lead] if lead is not None and 0 <= lead < len(seats) else None
         cards = {p: str(post.get(f"c_{t}_{i}") or "").strip() for i, p in enumerate(seats)}
         out.append({"leader": leader, "cards": cards})

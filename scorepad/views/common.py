@@ -16,9 +16,9 @@ from django.urls import reverse
 from .. import fastpoll, games, services
 from ..access import WRITERS, role_in
 from ..games.base import mode_of
+from ..ids import parse_id
 from ..loaded import Loaded
 from ..models import Session
-from ..parsing import integer
 
 
 def htmx_target(request: HttpRequest) -> str | None:
@@ -64,7 +64,8 @@ def user_board_url(request: HttpRequest, session: Session, role: str | None) -> 
     if role is None or not request.user.is_authenticated:
         return url
     return fastpoll.with_grant(url, fastpoll.user_grant(session.pk, session.group_id,
-                                                        request.user.pk, str(role)))
+                                                        request.user.pk, str(role),
+                                                        fastpoll.auth_tag(request)))
 
 
 def board_parts(request: HttpRequest, role: str) -> tuple[str, ...]:
@@ -78,17 +79,31 @@ def board_context(loaded: Loaded, game: games.Game, board_url: str) -> dict[str,
              "board_template": game.BOARD_TEMPLATE} | game.board_context(loaded, board))
 
 
+def stale_form(loaded: Loaded, form_number: int | None) -> dict[str, Any] | None:
+    """A new-deal form made for deal ``form_number`` when the next deal is another one
+    (another phone recorded it meanwhile): that deal as recorded, and the next number."""
+    if form_number is None or form_number == loaded.next_number:
+        return None
+    row = loaded.session.deals.filter(number=form_number).first()
+    recorded = loaded.names.deal_names(row.data) if row is not None else None
+    return {"number": form_number, "next": loaded.next_number, "recorded": recorded}
+
+
 def render_session(request: HttpRequest, loaded: Loaded, game: games.Game,
                    post: Any = None, *, submitted: bool = False) -> HttpResponse:
     """The session page (scoreboard and deal form), or the part htmx asked for: the
-    form as ``post`` filled it, checked by the referee."""
+    form as ``post`` filled it, checked by the referee. A new-deal form keeps the number
+    it was made for: if another phone recorded that deal meanwhile, it says so
+    (_stale_notice.html) and saves only as the next deal when confirmed."""
     session = loaded.session
     role = role_in(request.user, session.group)
     context = board_context(loaded, game, user_board_url(request, session, role))
     context |= game.entry_context(loaded, post or QueryDict(), number=None,
                                   mode=mode_of(game.MODES, post, request.GET),
                                   submitted=submitted)
-    context["next_number"] = loaded.next_number
+    stale = stale_form(loaded, parse_id(post.get("number")) if post else None)
+    context["stale"] = stale
+    context["next_number"] = stale["number"] if stale else loaded.next_number
     context["can_write"] = role in WRITERS
     if context["can_write"]:
         context |= watch_extras(request, session)
@@ -120,4 +135,4 @@ def render_edit(request: HttpRequest, loaded: Loaded, game: games.Game, number: 
 
 def correcting(post: Any) -> int | None:
     """The deal a form corrects (its ``correcting`` field), if any."""
-    return integer((post or {}).get("correcting"))
+    return parse_id((post or {}).get("correcting"))

@@ -14,10 +14,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from .. import games, services
 from ..access import READ, WRITE, session_for
 from ..games.base import mode_of
+from ..ids import parse_id
 from ..loaded import Loaded, Names
 from ..messages import conflict_message, input_error_message, violation_message
 from ..models import DealEvent
-from ..parsing import integer
 from .common import render_edit
 
 
@@ -46,7 +46,7 @@ def deal_edit(request: HttpRequest, session_id: int, number: int) -> HttpRespons
         return render_edit(request, loaded, game, number, request.POST, mode)
     try:
         services.deal_correct(session=loaded, user=request.user, number=number, data=data,
-                              version=integer(request.POST.get("version")))
+                              version=parse_id(request.POST.get("version")))
     except services.RulesBroken as e:
         if e.number != number:
             messages.error(request, _("This correction would make deal %(n)s illegal: %(why)s")

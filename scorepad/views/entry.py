@@ -15,10 +15,10 @@ from ..access import READ, WRITE, session_for
 from ..errors import KeyReused
 from ..games.base import mode_of
 from ..idempotency import MAX_KEY, Answer, fingerprint, once
+from ..ids import parse_id
 from ..loaded import Loaded
 from ..messages import conflict_message
-from ..parsing import integer
-from .common import correcting, render_edit, render_session
+from .common import correcting, render_edit, render_session, stale_form
 
 
 @login_required
@@ -27,11 +27,10 @@ def deal_form_fresh(request: HttpRequest, session_id: int) -> HttpResponse:
     """Polled by an open deal form: 204 while the deal it is about to record is still the
     next one; a notice once another phone has recorded it (htmx then stops polling)."""
     session = session_for(request.user, session_id, READ)
-    expected = integer(request.GET.get("number"))
-    if expected is None or services.next_number(session) == expected:
+    stale = stale_form(Loaded.of(session), parse_id(request.GET.get("number")))
+    if stale is None:
         return HttpResponse(status=204)
-    return render(request, "scorepad/_stale_notice.html",
-                  {"session": session, "number": expected})
+    return render(request, "scorepad/_stale_notice.html", {"session": session, "stale": stale})
 
 
 @login_required
@@ -55,7 +54,9 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
     data = game.form_deal(request.POST, loaded.names)
     if data is None:  # not yet what the referee needs: the form says what is missing
         return render_session(request, loaded, game, request.POST)
-    number = integer(request.POST.get("number"))
+    # a stale form records only as the deal its confirmation names (_stale_notice.html)
+    number = parse_id(request.POST.get("confirm_number")) or parse_id(
+        request.POST.get("number"))
 
     def run() -> Answer:
         row = services.deal_record(session=loaded, user=request.user, data=data, number=number)
@@ -71,10 +72,16 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
     except (services.RulesBroken, services.InputError):
         return render_session(request, loaded, game, request.POST, submitted=True)
     except (services.Conflict, KeyReused) as e:
+        loaded.session.refresh_from_db()
+        fresh = loaded.with_row(loaded.session)
+        if (isinstance(e, services.Conflict) and e.reason == "number_taken"
+                and game.keeps_typing(request.POST)
+                and parse_id(request.POST.get("number")) is not None):
+            # another phone recorded this deal: keep what was typed, and ask
+            return render_session(request, fresh, game, request.POST, submitted=True)
         if isinstance(e, services.Conflict):
             messages.warning(request, conflict_message(e.reason, **e.params))
-        loaded.session.refresh_from_db()
-        return render_session(request, loaded.with_row(loaded.session), game)
+        return render_session(request, fresh, game)
     recorded = answer.body["number"]
     messages.success(request, game.recorded_message(recorded), extra_tags=f"undo:{recorded}")
     return redirect("scorepad:session", session_id=loaded.session.pk)

@@ -11,15 +11,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import exchange, services
 from ..access import MANAGE, READ, WRITE, group_for, role_in, visible_groups
 from ..forms import GroupForm, PlayerForm
+from ..ids import parse_id
 from ..messages import input_error_message
 from ..models import Invite, Membership
-from ..parsing import integer
 from .common import no_store
 
 
@@ -48,7 +48,7 @@ def group(request: HttpRequest, group_id: int) -> HttpResponse:
         try:
             player_id = request.POST.get("player")
             if player_id:
-                number = integer(player_id)  # a tampered field finds no player, as a stranger's
+                number = parse_id(player_id)  # a tampered field finds no player, as a stranger's
                 player = None if number is None else the_group.players.filter(pk=number).first()
                 if player is None:
                     raise Http404
@@ -122,17 +122,33 @@ def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
     the_group = group_for(request.user, group_id, MANAGE)
     try:
         if request.POST.get("revoke"):
-            invite_id = integer(request.POST["revoke"])
+            invite_id = parse_id(request.POST["revoke"])
             if invite_id is None:
                 raise Http404
             services.invite_revoke(group=the_group, invite_id=invite_id)
         else:
             services.invite_create(group=the_group, user=request.user,
-                                   role=request.POST.get("role", ""))
+                                   role=request.POST.get("role", ""),
+                                   days=_count(request.POST.get("days"), services.INVITE_DAYS),
+                                   uses=_count(request.POST.get("uses"), 1))
     except (services.InputError, ValueError) as e:
         message = input_error_message(e) if isinstance(e, services.InputError) else str(e)
-        messages.error(request, message)
+        label = INVITE_FIELDS.get(getattr(e, "field", ""))
+        messages.error(request, f"{label}: {message}" if label else message)
     return redirect("scorepad:group", group_id=the_group.pk)
+
+
+#: The invitation form's fields, as its labels name them.
+INVITE_FIELDS = {"role": gettext_lazy("Role"), "uses": gettext_lazy("for how many people"),
+                 "days": gettext_lazy("days")}
+
+
+def _count(value: str | None, default: int) -> int:
+    """A count typed into a form (blank: the default); 0 for anything but a plain number,
+    which the service then refuses with its rule."""
+    if value is None or not value.strip():
+        return default
+    return parse_id(value.strip()) or 0
 
 
 @login_required
@@ -141,9 +157,20 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     try:
         invite = services.invite_by_token(token)
     except Invite.DoesNotExist:
-        raise Http404 from None
+        return _join_gone(request)
+    if not services.invite_usable_by(invite, request.user):
+        return _join_gone(request)
     if request.method == "POST":
-        services.invite_accept(invite=invite, user=request.user)
+        try:
+            services.invite_accept(invite=invite, user=request.user)
+        except services.InviteGone:
+            return _join_gone(request)
         messages.success(request, _("Welcome to %(g)s.") % {"g": invite.group.name})
         return redirect("scorepad:group", group_id=invite.group_id)
     return no_store(render(request, "scorepad/join.html", {"invite": invite}))
+
+
+def _join_gone(request: HttpRequest) -> HttpResponse:
+    """404 for an unknown, expired, revoked or used-up link, or one made before the user
+    was removed from the group: the same answer for all, so a link tells nothing."""
+    return no_store(render(request, "scorepad/join.html", {"invite": None}, status=404))

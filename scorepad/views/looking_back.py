@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import charts, games, services, stats
 from ..access import READ, check_link, group_for, role_in, session_for
 from ..forms import HistoryFilter
+from ..ids import parse_id
 from ..messages import input_error_message
 from ..models import Membership, Player, Session
 from .common import htmx_target
@@ -201,9 +202,10 @@ def player_link(request: HttpRequest, player_id: int) -> HttpResponse:
     if value == "me":
         target = request.user
     elif value:
+        account = parse_id(value)
         membership = (Membership.objects.select_related("user")
-                      .filter(group_id=player.group_id, user_id=value).first()
-                      if value.isdigit() else None)
+                      .filter(group_id=player.group_id, user_id=account).first()
+                      if account is not None else None)
         if membership is None:
             return _render_player(request, player,
                                   _("Account: is not a member of this group."))

@@ -73,6 +73,12 @@ def locked_out(request: HttpRequest, original_response: Any = None,
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    import sys
+
+    from ..middleware import UNAVAILABLE, database_unavailable
+
+    if isinstance(sys.exc_info()[1], UNAVAILABLE):  # lost outside a view: 503 all the same
+        return database_unavailable(request)
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": _("Server error.")}, status=500)
     return django_server_error(request)

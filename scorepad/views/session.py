@@ -120,7 +120,8 @@ def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         version, role, group_id = poll_row(request.user, pk, READ)
-        grant = fastpoll.user_grant(pk, group_id, request.user.pk, role)
+        grant = fastpoll.user_grant(pk, group_id, request.user.pk, role,
+                                    fastpoll.auth_tag(request))
     can_write = role in WRITERS
     parts = board_parts(request, role)
 

@@ -19,6 +19,7 @@ from referee.deal import (
     next_dealer,
     score_deal,
 )
+from referee.exchange import Exchange
 from referee.rules import mulatschak_rules
 from referee.violations import RuleError
 from tests.docs import first_column_codes
@@ -596,6 +597,7 @@ def test_every_violation_is_reported_at_once():
         ("tricks_sum", None),
         ("exchange_forbidden_low_score", CILLI),
         ("exchange_too_many", CILLI),
+        ("exchange_by_absent", CILLI),  # the one change to old records (RULES §2.7.6)
         ("knock_not_allowed", None),
         ("stay_home_twice", BERT),
     ]
@@ -605,6 +607,7 @@ def test_violations_come_in_the_order_of_the_rules_table():
     assert CODE_ORDER[1:] == (
         "unknown_player",
         "dealer_not_seated",
+        "player_sitting_out",
         "bid_out_of_range",
         "bid_forbidden_low_score",
         "trump_invalid",
@@ -621,6 +624,12 @@ def test_violations_come_in_the_order_of_the_rules_table():
         "exchange_forbidden_low_score",
         "exchange_too_many",
         "exchange_exceeds_talon",
+        "exchange_recorded_twice",
+        "exchange_by_absent",
+        "exchange_form_not_allowed",
+        "seven_six_not_bells",
+        "face_up_chain_invalid",
+        "delayed_trump_without_bridge",
         "knock_not_allowed",
         "stay_home_twice",
         "muli_breaker_required",
@@ -642,6 +651,7 @@ def test_a_second_bundle_of_violations_is_reported_together():
         "exchange_forbidden_muli",
         "exchange_forbidden_muli",
         "exchange_forbidden_low_score",
+        "exchange_by_absent",
     ]
 
 
@@ -781,6 +791,17 @@ TRIGGERS: dict[str, tuple[Table, Deal]] = {
         played(tricks={ANNA: 2, BERT: 1, CILLI: 1, DOMINIK: 1, ERNA: 0, FRANZ: 0},
                exchanged={ANNA: 5, BERT: 2}),
     ),
+    "exchange_recorded_twice": (table(), played(exchanged={BERT: 1},
+                                               exchanges={BERT: Exchange.on_sight()})),
+    "exchange_by_absent": (table(), played(stayed_home=[BERT], exchanged={BERT: 1},
+                                          tricks={ANNA: 3, CILLI: 1, DOMINIK: 1})),
+    "exchange_form_not_allowed": (table("geiser"), played(exchanges={BERT: Exchange.ace_five()})),
+    "seven_six_not_bells": (table(), played(exchanges={BERT: Exchange.seven_six()})),
+    "face_up_chain_invalid": (table(), played(exchanges={BERT: Exchange.bridge(face_up=0)})),
+    "delayed_trump_without_bridge": (table(overrides={"delayed_trump": True}),
+                                     played(trump_delayed=True)),
+    "player_sitting_out": (table("murln", {"sit_out_at": 4}),
+                           played(tricks={ANNA: 2, BERT: 2, CILLI: 1, DOMINIK: 0})),
     "knock_not_allowed": (table("geiser"), played(knocked=True)),
     "stay_home_twice": (
         table(overrides={"no_stay_home_twice": True}, previous_home=(BERT,)),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from scorepad import services
+from scorepad import accounts, services
 from scorepad.models import Deal, DealEvent, Group, Player, Session
 
 from .factories import SEATS, game_start, group_with, session_at, user
@@ -104,14 +104,14 @@ def test_the_start_page_leaves_no_group_behind_when_the_session_cannot_start(pho
 
 def test_a_username_is_taken_whatever_its_case(anna):
     with pytest.raises(services.InputError) as e:
-        services.account_register(username="ANNA", password="kartenspiel-2026")
+        accounts.account_register(username="ANNA", password="kartenspiel-2026")
     assert (e.value.field, e.value.code) == ("username", "username_taken")
     assert get_user_model().objects.count() == 1
 
 
 def test_a_weak_password_is_refused_by_the_service_in_the_users_words():
     with pytest.raises(services.InputError) as e:
-        services.account_register(username="greta", password="123")
+        accounts.account_register(username="greta", password="123")
     assert e.value.field == "password" and e.value.problems[0].worded
     assert not get_user_model().objects.exists()
 

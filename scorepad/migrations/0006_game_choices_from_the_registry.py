@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorepad', '0004_player_user'),
+        ('scorepad', '0005_access_ends'),
     ]
 
     operations = [
