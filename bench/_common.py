@@ -89,10 +89,10 @@ def build_deals(session: Any, names: Any, count: int, state: dict[str, Any] | No
                                          dict[str, Any]]:
     """``count`` legal deals after ``state`` (default: the session's start), scored by the
     referee: [(stored data, result)], final state."""
-    from scorepad import services
+    from scorepad import games, services
 
-    game = services.game_of(session)
-    seats = services.seat_ids(session)
+    game = games.of(session)
+    seats = names.seats
     runner = None
     if state is None:  # from the start: the services' replay runner, fast
         runner = game.runner(session, seats)
@@ -132,7 +132,7 @@ def seed_session(deals: int, label: str = "bench") -> Seeded:
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
-    from scorepad import services
+    from scorepad import games, services
     from scorepad.models import Deal, DealEvent, Session
 
     username = f"bench-{label}-{deals}-{os.getpid()}-{time.monotonic_ns() % 10**9}"
@@ -142,7 +142,7 @@ def seed_session(deals: int, label: str = "bench") -> Seeded:
                                      overrides=None, seats=SEATS, dealer="Dominik")
     names = services.Names.of(session)
     built, state = build_deals(session, names, deals)
-    game = services.game_of(session)
+    game = games.of(session)
     with transaction.atomic():
         Deal.objects.bulk_create(
             [Deal(session=session, number=n, kind=game.kind(data), data=data, result=result,

@@ -1,6 +1,8 @@
 """Bidding legality (RULES.md §2.4).
 
-Each player calls once, clockwise from forehand to the dealer. The dealer may *hold*
+Each player calls once, clockwise from forehand to the dealer. When the dealer sits out
+(``sit_out_at``, RULES.md §2.9), the player to the dealer's right calls last and takes over
+the dealer's part, and a call by the dealer is ``player_sitting_out``. The dealer may *hold*
 (*bei mir*, *selber*) the highest bid, which opens a duel with the player whose bid was
 held: that player raises or passes; after a raise the dealer holds again, bids higher or
 passes. A bid of 5 (or ``muli``, which any player may call out of turn) ends the auction.
@@ -14,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .deal import sitting_out
 from .rules import TRICKS_PER_DEAL, MulatschakRules
 from .violations import RuleError, Violation
 
@@ -31,6 +34,8 @@ class AuctionResult:
     bid: int | None
     all_passed: bool
     finished: bool
+    #: The dealer, when the dealer sits out (§2.9); else None.
+    sitting_out: str | None = None
 
     @property
     def legal(self) -> bool:
@@ -74,8 +79,13 @@ def run_auction(
         return AuctionResult(
             (Violation.of("dealer_not_seated", dealer),), None, None, False, False
         )
+    out = sitting_out(rules, players, dealer)
     start = players.index(dealer) + 1
     order = [players[(start + i) % len(players)] for i in range(len(players))]
+    if out is not None:
+        order = order[:-1]
+    #: Who calls last and may hold: the dealer, or the one to the dealer's right (§2.9).
+    last = order[-1]
     scores = dict.fromkeys(players, rules.start_score)
     scores.update(scores_before or {})
     lowest = min(rules.min_bid, rules.min_bid_hearts)
@@ -102,6 +112,9 @@ def run_auction(
         where = {"call_index": index}
         if player not in players:
             v.append(Violation.of("unknown_player", player, **where))
+            continue
+        if player == out:
+            v.append(Violation.of("player_sitting_out", player, field="calls", **where))
             continue
         if s.over:
             v.append(Violation.of("auction_over", player, **where))
@@ -130,38 +143,38 @@ def run_auction(
                 continue
             if s.duel_turn is None:  # first round
                 bid(player, call)
-                if player == dealer:
+                if player == last:
                     end(player, call)
                 else:
                     s.turn += 1
-            elif player == dealer:  # the dealer outbids in the duel: the auction ends
-                end(dealer, call)
+            elif player == last:  # the dealer (or stand-in) outbids in the duel: the auction ends
+                end(last, call)
             else:  # the held player raises; the dealer answers
                 bid(player, call)
-                s.duel_turn = dealer
+                s.duel_turn = last
             continue
         if call == HOLD:
-            if player != dealer:
+            if player != last:
                 v.append(Violation.of("hold_not_dealer", player, **where))
             elif not rules.dealer_may_hold:
                 v.append(Violation.of("hold_not_allowed", player, **where))
-            elif s.highest is None or s.leader == dealer:
+            elif s.highest is None or s.leader == last:
                 v.append(Violation.of("hold_without_bid", player, **where))
             else:
                 s.duel_with = s.leader
-                s.leader = dealer
+                s.leader = last
                 s.duel_turn = s.duel_with
             continue
         # a pass
         if s.duel_turn is None:
-            if player == dealer:
+            if player == last:
                 end(s.leader, s.highest)
             else:
                 s.turn += 1
-        elif player == dealer:  # the dealer gives up the duel
+        elif player == last:  # the dealer gives up the duel
             end(s.duel_with, s.highest)
         else:  # the held player gives up: the dealer keeps the bid
-            end(dealer, s.highest)
+            end(last, s.highest)
 
     if not s.over and not v:  # after an illegal call, the incompleteness is no news
         v.append(Violation.of("auction_incomplete", expected()))
@@ -172,4 +185,5 @@ def run_auction(
         bid=s.highest if declarer else None,
         all_passed=s.over and declarer is None,
         finished=s.over,
+        sitting_out=out,
     )

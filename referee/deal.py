@@ -7,18 +7,29 @@ never only the first, in the order of the RULES.md table and then in seat order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
 from .cards import GERMAN_SUITS
+from .exchange import (
+    Entry,
+    Exchange,
+    ExchangeTotals,
+    Form,
+    exchange_from_dict,
+    exchange_to_dict,
+    recorded_entries,
+    talon_order,
+)
 from .rules import TRICKS_PER_DEAL, MulatschakRules
 from .violations import RuleError, Violation
 
 MULI = TRICKS_PER_DEAL
 HEARTS = "hearts"
+BELLS = "bells"
 
 
 class DealKind(StrEnum):
@@ -40,6 +51,7 @@ class Reason(StrEnum):
     MULI_FAILED = "muli_failed"
     MULI_BROKEN = "muli_broken"
     MULI_FAILED_OTHER = "muli_failed_other"
+    SITTING_OUT = "sitting_out"
     NONE = "none"
 
 
@@ -55,6 +67,12 @@ def _frozen(mapping: Mapping[str, int] | None) -> Mapping[str, int]:
     return MappingProxyType(dict(mapping or {}))
 
 
+def _frozen_exchanges(
+    mapping: Mapping[str, Exchange] | None,
+) -> Mapping[str, Exchange] | None:
+    return None if mapping is None else MappingProxyType(dict(mapping))
+
+
 @dataclass(frozen=True)
 class Deal:
     """What the score keeper records for one deal."""
@@ -68,6 +86,10 @@ class Deal:
     knocked: bool = False
     exchanged: Mapping[str, int] | None = None
     muli_breaker: str | None = None
+    #: Exchanges by form (§2.7): one per player; ``exchanged`` entries are plain ones.
+    exchanges: Mapping[str, Exchange] | None = None
+    #: "Weiß ich noch nicht": trump was set by the declarer's bridge (§2.7.4).
+    trump_delayed: bool = False
 
     @classmethod
     def played(
@@ -81,6 +103,8 @@ class Deal:
         knocked: bool = False,
         exchanged: Mapping[str, int] | None = None,
         muli_breaker: str | None = None,
+        exchanges: Mapping[str, Exchange] | None = None,
+        trump_delayed: bool = False,
     ) -> Deal:
         return cls(
             DealKind.PLAYED,
@@ -92,7 +116,13 @@ class Deal:
             knocked=knocked,
             exchanged=None if exchanged is None else _frozen(exchanged),
             muli_breaker=muli_breaker,
+            exchanges=_frozen_exchanges(exchanges),
+            trump_delayed=trump_delayed,
         )
+
+    def entries(self, players: Sequence[str]) -> tuple[Entry, ...]:
+        """Every recorded exchange, of both maps, seated players in seat order."""
+        return recorded_entries(players, self.exchanged, self.exchanges)
 
     @classmethod
     def collapsed(cls) -> Deal:
@@ -104,7 +134,11 @@ class Deal:
 
 
 def deal_to_dict(deal: Deal) -> dict[str, Any]:
-    """A deal as JSON-ready data: the ``deal`` object of the API."""
+    """A deal as JSON-ready data: the ``deal`` object of the API.
+
+    ``exchanges`` and ``trump_delayed`` appear only when recorded (``exchanges`` given,
+    ``trump_delayed`` true), so that deals stored before they existed keep their shape.
+    """
     out: dict[str, Any] = {"kind": str(deal.kind), "knocked": deal.knocked}
     if deal.kind is DealKind.PLAYED:
         out.update(
@@ -116,24 +150,88 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
             exchanged=None if deal.exchanged is None else dict(deal.exchanged),
             muli_breaker=deal.muli_breaker,
         )
+        if deal.exchanges is not None:
+            out["exchanges"] = {p: exchange_to_dict(x) for p, x in deal.exchanges.items()}
+        if deal.trump_delayed:
+            out["trump_delayed"] = True
     return out
 
 
 def deal_from_dict(data: Mapping[str, Any]) -> Deal:
-    """The inverse of :func:`deal_to_dict`, for data whose shape was already checked."""
-    kind = DealKind(data["kind"])
+    """The inverse of :func:`deal_to_dict`. What it cannot read is a RuleError naming the
+    field (``tricks.Anna``): the edges check shapes first, but nothing that reaches the
+    referee turns into a KeyError or TypeError.
+
+    Entries of ``exchanges`` may be :class:`Exchange` values or their JSON objects (an
+    unusable object raises RuleError naming ``deal.exchanges.<player>...``).
+    """
+    if not isinstance(data, Mapping):
+        raise RuleError("", "must be an object", "not_object")
+    try:
+        kind = DealKind(str(data.get("kind")))
+    except ValueError:
+        raise RuleError("kind", "must be played, collapsed or passed", "not_choice",
+                        choices="played, collapsed, passed") from None
+    knocked = data.get("knocked", False)
+    if not isinstance(knocked, bool):
+        raise RuleError("knocked", "must be true or false", "not_bool")
     if kind is not DealKind.PLAYED:
-        return Deal(kind, knocked=bool(data.get("knocked", False)))
+        return Deal(kind, knocked=knocked)
+    exchanged = data.get("exchanged")
+    raw = data.get("exchanges")
+    if raw is not None and not isinstance(raw, Mapping):
+        raise RuleError("exchanges", "must map each player to an exchange", "not_object")
+    exchanges = None if raw is None else {
+        p: x if isinstance(x, Exchange) else exchange_from_dict(x, f"deal.exchanges.{p}")
+        for p, x in raw.items()
+    }
+    trump_delayed = data.get("trump_delayed", False)
+    if not isinstance(trump_delayed, bool):
+        raise RuleError("trump_delayed", "must be true or false", "not_bool")
     return Deal.played(
-        declarer=data["declarer"],
-        bid=data["bid"],
-        trump=data["trump"],
-        tricks=data.get("tricks") or {},
-        stayed_home=data.get("stayed_home") or (),
-        knocked=bool(data.get("knocked", False)),
-        exchanged=data.get("exchanged"),
-        muli_breaker=data.get("muli_breaker"),
+        declarer=_name(data.get("declarer"), "declarer"),
+        bid=_whole(data.get("bid"), "bid"),
+        trump=_text(data.get("trump"), "trump"),
+        tricks=_counts(data.get("tricks") or {}, "tricks"),
+        stayed_home=_names(data.get("stayed_home") or (), "stayed_home"),
+        knocked=knocked,
+        exchanged=None if exchanged is None else _counts(exchanged, "exchanged"),
+        muli_breaker=(None if data.get("muli_breaker") is None
+                      else _name(data.get("muli_breaker"), "muli_breaker")),
+        exchanges=exchanges,
+        trump_delayed=trump_delayed,
     )
+
+
+def _text(value: object, field_name: str) -> str:
+    if not isinstance(value, str):
+        raise RuleError(field_name, "must be text", "not_string")
+    return value
+
+
+def _name(value: object, field_name: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise RuleError(field_name, "must be a player's name", "not_name")
+    return value
+
+
+def _whole(value: object, field_name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(field_name, "must be a whole number", "not_int")
+    return value
+
+
+def _names(value: object, field_name: str) -> list[str]:
+    if not isinstance(value, list | tuple):
+        raise RuleError(field_name, "must be a list", "not_list")
+    return [_name(name, f"{field_name}.{i}") for i, name in enumerate(value)]
+
+
+def _counts(value: object, field_name: str) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise RuleError(field_name, "must map each player to a whole number", "not_object")
+    return {_name(name, field_name): _whole(n, f"{field_name}.{name}")
+            for name, n in value.items()}
 
 
 @dataclass(frozen=True)
@@ -146,6 +244,8 @@ class Table:
     scores_before: Mapping[str, int]
     collapses_before: int = 0
     previous_stayed_home: frozenset[str] = frozenset()
+    #: The knocked deals among the ``collapses_before`` (§2.8).
+    knocks_before: int = 0
 
     @classmethod
     def of(
@@ -156,8 +256,13 @@ class Table:
         scores_before: Mapping[str, int] | None = None,
         collapses_before: int = 0,
         previous_stayed_home: Sequence[str] = (),
+        knocks_before: int = 0,
     ) -> Table:
-        """A table; players missing from ``scores_before`` start at ``start_score``."""
+        """A table; players missing from ``scores_before`` start at ``start_score``.
+
+        RuleError for a name seated twice, nobody seated, ``collapses_before`` below 0 and
+        ``knocks_before`` outside 0..``collapses_before``.
+        """
         seats = tuple(players)
         if len(set(seats)) != len(seats):
             raise RuleError("players", "a name is seated twice", "seated_twice")
@@ -165,6 +270,15 @@ class Table:
             raise RuleError("players", "nobody is seated", "empty")
         if isinstance(collapses_before, bool) or collapses_before < 0:
             raise RuleError("collapses_before", "must be 0 or more", "too_small", min=0)
+        if isinstance(knocks_before, bool) or knocks_before < 0:
+            raise RuleError("knocks_before", "must be 0 or more", "too_small", min=0)
+        if knocks_before > collapses_before:
+            raise RuleError(
+                "knocks_before",
+                f"must be at most {collapses_before}, the collapses before",
+                "too_large",
+                max=collapses_before,
+            )
         scores = dict.fromkeys(seats, rules.start_score)
         scores.update(scores_before or {})
         return cls(
@@ -174,7 +288,32 @@ class Table:
             MappingProxyType(scores),
             collapses_before,
             frozenset(previous_stayed_home),
+            knocks_before,
         )
+
+    @property
+    def sitting_out(self) -> str | None:
+        """The player who sits out this deal: the dealer, from ``sit_out_at`` on (§2.9)."""
+        return sitting_out(self.rules, self.players, self.dealer)
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        """The players who take part in the deal, in seat order."""
+        out = self.sitting_out
+        return tuple(p for p in self.players if p != out)
+
+    @property
+    def talon(self) -> int:
+        """The talon: pack size − 5 × active players (§2.7.2)."""
+        return self.rules.talon_size(len(self.active))
+
+
+def sitting_out(rules: MulatschakRules, players: Sequence[str], dealer: str) -> str | None:
+    """Who sits out a deal dealt by ``dealer``: the dealer when at least ``sit_out_at``
+    players are seated, else nobody (None). A dealer who is not seated sits out nothing."""
+    if dealer not in players or not rules.sits_out(len(players)):
+        return None
+    return dealer
 
 
 @dataclass(frozen=True)
@@ -193,6 +332,13 @@ class DealResult:
     #: Doublings pending for the next deal (``collapses_before`` of the next deal).
     collapses_after: int = 0
     next_dealer: str | None = None
+    #: Knocks carried over to the next deal (``knocks_before`` of the next deal, §2.8).
+    knocks_after: int = 0
+    #: Who sat out this deal (§2.9), and who sits out the next one.
+    sitting_out: str | None = None
+    next_sitting_out: str | None = None
+    #: Cards drawn and the talon, when the deal records exchanges.
+    exchange_totals: ExchangeTotals | None = None
 
     @property
     def legal(self) -> bool:
@@ -203,9 +349,11 @@ class DealResult:
 
 
 def multiplier_factors(
-    rules: MulatschakRules, *, hearts: bool, collapses: int, knocked: bool
+    rules: MulatschakRules, *, hearts: bool, collapses: int, knocked: bool,
+    knocks_before: int = 0,
 ) -> tuple[Factor, ...]:
-    """The doublings of a deal, each counted only where its switch is on."""
+    """The doublings of a deal, each counted only where its switch is on: hearts, the
+    collapses before, its own knock, and the knocks carried over a collapse (§2.8)."""
     out: list[Factor] = []
     if hearts and rules.hearts_double:
         out.append(Factor.HEARTS)
@@ -213,6 +361,8 @@ def multiplier_factors(
         out.extend([Factor.COLLAPSE] * collapses)
     if knocked and rules.knock_doubles:
         out.append(Factor.KNOCK)
+    if rules.knock_doubles and rules.knock_survives_collapse:
+        out.extend([Factor.KNOCK] * knocks_before)
     return tuple(out)
 
 
@@ -238,6 +388,20 @@ def collapses_after(rules: MulatschakRules, kind: DealKind, collapses_before: in
     return collapses_before
 
 
+def knocks_after(
+    rules: MulatschakRules, kind: DealKind, knocks_before: int, knocked: bool
+) -> int:
+    """The knocks carried to the next deal (§2.8): with ``knock_survives_collapse`` (and
+    ``knock_doubles``), a knocked deal that is thrown in and feeds the next multiplier (a
+    collapse, or an all-passed deal with ``redeal_double``) adds one; an all-passed deal
+    that does not double keeps the ones before; a played deal uses them up. Never more
+    than :func:`collapses_after`."""
+    if kind is DealKind.PLAYED or not (rules.knock_doubles and rules.knock_survives_collapse):
+        return 0
+    feeds = kind is DealKind.COLLAPSED or rules.all_pass == "redeal_double"
+    return knocks_before + (1 if knocked and feeds else 0)
+
+
 def next_dealer(players: Sequence[str], dealer: str, kind: DealKind) -> str:
     """A collapsed deal is redealt by the same dealer; otherwise the deal passes clockwise."""
     if kind is DealKind.COLLAPSED:
@@ -261,19 +425,22 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
     """Every violation of the deal at this table, in RULES.md order."""
     rules = table.rules
     seated = set(table.players)
+    out = table.sitting_out
+    active = table.active
     v: list[Violation] = []
 
     def add(code: str, player: str | None = None, **params: object) -> None:
         v.append(Violation.of(code, player, **params))
 
-    if not rules.players_min <= len(table.players) <= rules.players_max:
-        add("players_count", count=len(table.players), min=rules.players_min,
-            max=rules.players_max)
+    if not rules.players_min <= len(active) or len(table.players) > rules.players_max:
+        count = len(table.players) if len(table.players) > rules.players_max else len(active)
+        add("players_count", count=count, min=rules.players_min, max=rules.players_max)
 
     named: list[str] = list(table.scores_before) + list(table.previous_stayed_home)
     if deal.kind is DealKind.PLAYED:
         named += [p for p in (deal.declarer, deal.muli_breaker) if p is not None]
         named += list(deal.stayed_home) + list(deal.tricks) + list(deal.exchanged or {})
+        named += list(deal.exchanges or {})
     for name in dict.fromkeys(named):
         if name not in seated:
             add("unknown_player", name)
@@ -281,18 +448,33 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
         add("dealer_not_seated", table.dealer)
     if deal.knocked and not rules.knock_doubles:
         add("knock_not_allowed")
+    if table.knocks_before and not (rules.knock_doubles and rules.knock_survives_collapse):
+        add("knock_not_allowed", knocks_before=table.knocks_before)
     if deal.kind is not DealKind.PLAYED:
         return tuple(sorted(v, key=_rank))
 
     declarer, bid, trump = deal.declarer, deal.bid, deal.trump
     assert declarer is not None and bid is not None and trump is not None
-    home = [p for p in table.players if p in set(deal.stayed_home)]
-    playing = [p for p in table.players if p not in set(home)]
+    if out is not None:
+        for field_name, present in (
+            ("declarer", declarer == out),
+            ("stayed_home", out in deal.stayed_home),
+            ("tricks", out in deal.tricks),
+            ("exchanged", out in (deal.exchanged or {})),
+            ("exchanges", out in (deal.exchanges or {})),
+            ("muli_breaker", deal.muli_breaker == out),
+        ):
+            if present:
+                add("player_sitting_out", out, field=field_name)
+    home = [p for p in table.players if p in set(deal.stayed_home) and p != out]
+    playing = [p for p in active if p not in set(home)]
     score = table.scores_before.get
     hearts = trump == HEARTS
     is_muli = bid == MULI
+    delayed = deal.trump_delayed and rules.delayed_trump
 
-    lowest = rules.min_bid_hearts if hearts else rules.min_bid
+    # A delayed trump was unknown at the bid: min_bid_hearts does not apply (§2.7.4).
+    lowest = rules.min_bid_hearts if hearts and not delayed else rules.min_bid
     if not lowest <= bid <= MULI:
         add("bid_out_of_range", declarer, bid=bid, min=lowest, max=MULI)
     if declarer in seated and _at_or_below(score(declarer, 0), rules.no_bid_at_or_below):
@@ -331,7 +513,7 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
     if total > TRICKS_PER_DEAL or (not missing and total != TRICKS_PER_DEAL):
         add("tricks_sum", total=total, expected=TRICKS_PER_DEAL)
 
-    v.extend(_exchange_violations(table, deal, playing))
+    v.extend(_exchange_violations(table, deal, home))
 
     if rules.no_stay_home_twice:
         for p in home:
@@ -355,29 +537,116 @@ def _seat_order(players: Sequence[str], counts: Mapping[str, int]) -> dict[str, 
     return seated | {p: n for p, n in counts.items() if p not in seated}
 
 
-def _exchange_violations(table: Table, deal: Deal, playing: Sequence[str]) -> list[Violation]:
+def _form_allowed(rules: MulatschakRules, entry: Entry, *, declarer: str | None,
+                  delayed: bool) -> str | None:
+    """None when the entry's form is allowed here, else the form to name (§2.7)."""
+    x, p = entry.exchange, entry.player
+    if x.form is Form.PLAIN:
+        chain_ok = p == declarer and rules.declarer_on_sight_chain
+        return None if chain_ok or not x.has_chain else "on_sight_chain"
+    allowed = {
+        Form.ON_SIGHT: rules.exchange_on_sight,
+        Form.ACE_FIVE: rules.exchange_ace_five,
+        Form.SEVEN_SIX: rules.exchange_seven_six,
+        # a delayed trump allows the declarer's bridge whatever exchange_bridge says
+        Form.BRIDGE: rules.exchange_bridge or (delayed and p == declarer),
+    }[x.form]
+    return None if allowed else str(x.form)
+
+
+def _exchange_violations(table: Table, deal: Deal, home: Sequence[str]) -> list[Violation]:
+    """The exchange rules of §2.7 and §2.3, each code in seat order."""
     rules = table.rules
-    taken = {p: n for p, n in _seat_order(table.players, deal.exchanged or {}).items() if n > 0}
-    v: list[Violation] = []
+    declarer = deal.declarer
+    delayed = deal.trump_delayed and rules.delayed_trump
+    entries = deal.entries(table.players)
+    exchanges = [e for e in entries if e.exchange.is_exchange]
     score = table.scores_before.get
+    v: list[Violation] = []
+
     if deal.bid == MULI and rules.muli_no_exchange:
-        v += [Violation.of("exchange_forbidden_muli", p, cards=n) for p, n in taken.items()]
-    for p, n in taken.items():
-        if _at_or_below(score(p, 0), rules.no_exchange_at_or_below):
-            v.append(Violation.of("exchange_forbidden_low_score", p, cards=n, score=score(p),
+        v += [Violation.of("exchange_forbidden_muli", e.player, cards=e.exchange.taken)
+              for e in exchanges]
+    for e in exchanges:
+        if _at_or_below(score(e.player, 0), rules.no_exchange_at_or_below):
+            v.append(Violation.of("exchange_forbidden_low_score", e.player,
+                                  cards=e.exchange.taken, score=score(e.player),
                                   threshold=rules.no_exchange_at_or_below))
-    limit = rules.max_exchange_for(len(table.players))
-    declarer_took = (deal.exchanged or {}).get(deal.declarer or "")
-    for p, n in taken.items():
+    limit = rules.max_exchange_for(len(table.active))
+    own = [e.exchange.taken for e in entries if e.player == declarer]
+    declarer_took = sum(own) if own else None
+    for e in entries:
+        if e.exchange.form is not Form.PLAIN:
+            continue
         cap = limit
-        if rules.exchange_capped_by_declarer and p != deal.declarer and declarer_took is not None:
+        if rules.exchange_capped_by_declarer and e.player != declarer and declarer_took is not None:
             cap = min(cap, declarer_took)
-        if n > cap:
-            v.append(Violation.of("exchange_too_many", p, cards=n, max=cap))
-    talon = rules.talon_size(len(table.players))
-    if sum(taken.values()) > talon:
-        v.append(Violation.of("exchange_exceeds_talon", cards=sum(taken.values()), talon=talon))
+        if e.exchange.cards > cap:
+            v.append(Violation.of("exchange_too_many", e.player, cards=e.exchange.cards, max=cap))
+    talon = table.talon
+    drawn = sum(e.exchange.drawn for e in entries)
+    if drawn > talon:
+        v.append(Violation.of("exchange_exceeds_talon", cards=drawn, talon=talon))
+    both = set(deal.exchanged or {}) & set(deal.exchanges or {})
+    for p in dict.fromkeys(e.player for e in entries if e.player in both):
+        v.append(Violation.of("exchange_recorded_twice", p))
+    for e in exchanges:
+        if e.player in home:
+            v.append(Violation.of("exchange_by_absent", e.player, form=str(e.exchange.form)))
+
+    # A form that is not allowed is reported once, and its own rules are not checked.
+    not_allowed: set[Entry] = set()
+    names = list(dict.fromkeys(e.player for e in entries))
+    delayed_off = deal.trump_delayed and not rules.delayed_trump
+    if delayed_off and declarer is not None and declarer not in names:
+        names.append(declarer)
+    for p in sorted(names, key=_seat_key(table.players, names)):
+        if delayed_off and p == declarer:
+            v.append(Violation.of("exchange_form_not_allowed", p, form="delayed_trump"))
+        for e in entries:
+            if e.player != p:
+                continue
+            form = _form_allowed(rules, e, declarer=declarer, delayed=delayed)
+            if form is not None:
+                not_allowed.add(e)
+                v.append(Violation.of("exchange_form_not_allowed", p, form=form))
+    checked = [e for e in entries if e not in not_allowed]
+    for e in checked:
+        if e.exchange.form is Form.SEVEN_SIX and deal.trump != BELLS:
+            v.append(Violation.of("seven_six_not_bells", e.player, trump=deal.trump))
+    dealt = {d.entry: d for d in talon_order(table.players, declarer, entries, delayed=delayed)}
+    for e in checked:
+        x = e.exchange
+        if x.form is Form.BRIDGE:
+            # the first face-up card of a delayed trump sets trump and so is a trump
+            least = 2 if delayed and e.player == declarer else 1
+            if x.face_up < least and not dealt[e].runs_out(talon):
+                v.append(Violation.of("face_up_chain_invalid", e.player, form="bridge",
+                                      reason="counts"))
+        elif x.has_chain and not (
+            x.kept <= x.face_up <= x.kept + 1 and (x.cards > 0 or x.face_up == 0)
+        ):
+            v.append(Violation.of("face_up_chain_invalid", e.player, form="on_sight_chain",
+                                  reason="counts"))
+    if delayed and declarer is not None and not any(
+        e.player == declarer and e.exchange.form is Form.BRIDGE for e in entries
+    ):
+        v.append(Violation.of("delayed_trump_without_bridge", declarer))
     return v
+
+
+def _seat_key(players: Sequence[str], named: Sequence[str]) -> Callable[[str], tuple[int, int]]:
+    """Seat order; names that are not seated after, in the order they were named."""
+    seat = {p: i for i, p in enumerate(players)}
+    return lambda p: (seat.get(p, len(seat)), named.index(p))
+
+
+def exchange_totals(table: Table, deal: Deal) -> ExchangeTotals | None:
+    """The cards all recorded exchanges draw, and the talon; None without a record."""
+    if deal.exchanged is None and deal.exchanges is None:
+        return None
+    drawn = sum(e.exchange.drawn for e in deal.entries(table.players))
+    return ExchangeTotals(drawn=drawn, talon=table.talon)
 
 
 #: RULES.md §2.3 order; codes not in the table come first (table-level problems).
@@ -385,6 +654,7 @@ CODE_ORDER: tuple[str, ...] = (
     "players_count",
     "unknown_player",
     "dealer_not_seated",
+    "player_sitting_out",
     "bid_out_of_range",
     "bid_forbidden_low_score",
     "trump_invalid",
@@ -401,6 +671,12 @@ CODE_ORDER: tuple[str, ...] = (
     "exchange_forbidden_low_score",
     "exchange_too_many",
     "exchange_exceeds_talon",
+    "exchange_recorded_twice",
+    "exchange_by_absent",
+    "exchange_form_not_allowed",
+    "seven_six_not_bells",
+    "face_up_chain_invalid",
+    "delayed_trump_without_bridge",
     "knock_not_allowed",
     "stay_home_twice",
     "muli_breaker_required",
@@ -426,9 +702,12 @@ def _base_changes(rules: MulatschakRules, table: Table, deal: Deal) -> tuple[
     base: dict[str, int] = {}
     why: dict[str, Reason] = {}
     made = tricks.get(declarer, 0) >= bid
+    out = table.sitting_out
     for p in table.players:
         n = tricks.get(p, 0)
-        if p in home:
+        if p == out:
+            base[p], why[p] = 0, Reason.SITTING_OUT
+        elif p in home:
             base[p], why[p] = rules.stay_home_penalty, Reason.STAYED_HOME
         elif bid == MULI:
             payout = rules.muli_win if made else rules.muli_fail
@@ -482,6 +761,9 @@ def score_deal(table: Table, deal: Deal) -> DealResult:
         else None
     )
     pending = collapses_after(rules, deal.kind, table.collapses_before)
+    knocks = knocks_after(rules, deal.kind, table.knocks_before, deal.knocked)
+    out = table.sitting_out
+    next_out = None if following is None else sitting_out(rules, table.players, following)
     if violations:
         return DealResult(violations=violations, scores_after=_frozen(scores_before))
     if deal.kind is not DealKind.PLAYED:
@@ -491,15 +773,21 @@ def score_deal(table: Table, deal: Deal) -> DealResult:
             deltas=_frozen(zero),
             base=_frozen(zero),
             scores_after=_frozen(scores_before),
-            reasons=MappingProxyType(dict.fromkeys(table.players, Reason.NONE)),
+            reasons=MappingProxyType(
+                {p: Reason.SITTING_OUT if p == out else Reason.NONE for p in table.players}
+            ),
             collapses_after=pending,
             next_dealer=following,
+            knocks_after=knocks,
+            sitting_out=out,
+            next_sitting_out=next_out,
         )
     factors = multiplier_factors(
         rules,
         hearts=deal.trump == HEARTS,
         collapses=table.collapses_before,
         knocked=deal.knocked,
+        knocks_before=table.knocks_before,
     )
     m = multiplier_of(rules, factors)
     base, reasons, made = _base_changes(rules, table, deal)
@@ -521,4 +809,8 @@ def score_deal(table: Table, deal: Deal) -> DealResult:
         winners=game_winners(after, table.players) if over else (),
         collapses_after=pending,
         next_dealer=following,
+        knocks_after=knocks,
+        sitting_out=out,
+        next_sitting_out=next_out,
+        exchange_totals=exchange_totals(table, deal),
     )

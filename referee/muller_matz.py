@@ -15,8 +15,14 @@ defender, not part of the relation.
 An identical card (possible with two packs) does not beat (``same_card``); in the first life
 it may be given back instead (seed 002).
 
+It also answers for a hand what it draws, whether it may swap the lowest trump and go to
+sleep (:func:`hand_state`, §4.1), and checks a second-life pile action by action
+(:func:`play_pile`, §4.2).
+
 Violation codes of :func:`check_result`: ``players_count``, ``player_listed_twice``,
-``unknown_player``, ``player_missing``, ``loser_not_last``.
+``unknown_player``, ``player_missing``, ``loser_not_last``; of :func:`play_pile`:
+``card_not_in_hand``, ``does_not_serve``, ``not_your_turn``, ``pick_up_empty_pile``,
+``play_after_complete``, ``unknown_player``.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ class MullerMatzRules:
     two_packs_from: int = 5
     lowest_trump: str = "2"
     sleep_trumps: int = 3
+    #: A player draws from the stock up to this many cards (002 l.31).
+    hand_size: int = 3
 
     def as_params(self) -> dict[str, object]:
         """Every parameter by name, for ``GET /api/v1/rules``."""
@@ -53,6 +61,8 @@ class MullerMatzRules:
 MULLER_MATZ_RULES = MullerMatzRules()
 #: Most seats any override may allow (two packs, three cards each, leave a stock).
 MAX_PLAYERS = 20
+#: Most cards any override may deal a hand (a hand of a pack's suit).
+MAX_HAND_SIZE = 13
 
 
 def muller_matz_rules(overrides: Mapping[str, object]) -> MullerMatzRules:
@@ -63,11 +73,17 @@ def muller_matz_rules(overrides: Mapping[str, object]) -> MullerMatzRules:
         raise RuleError(
             "overrides.pack", "must be one of french52", "not_choice", choices="french52"
         )
-    for name, least in (("players_min", 2), ("two_packs_from", 2), ("sleep_trumps", 1)):
+    for name, least in (("players_min", 2), ("two_packs_from", 2), ("sleep_trumps", 1),
+                        ("hand_size", 1)):
         if getattr(rules, name) < least:
             raise RuleError(
                 f"overrides.{name}", f"must be at least {least}", "too_small", min=least
             )
+    if rules.hand_size > MAX_HAND_SIZE:
+        raise RuleError(
+            "overrides.hand_size", f"must be at most {MAX_HAND_SIZE}", "too_large",
+            max=MAX_HAND_SIZE,
+        )
     if rules.players_max > MAX_PLAYERS:
         raise RuleError(
             "overrides.players_max", f"must be at most {MAX_PLAYERS}", "too_large", max=MAX_PLAYERS
@@ -369,3 +385,312 @@ def check_result(
     if loser is None and order:
         loser = order[-1]
     return MullerMatzResult(tuple(violations), loser, order)
+
+
+# ---------------------------------------------------------------------------------------
+# A hand: drawing, swapping, sleeping (§4.1)
+
+
+@dataclass(frozen=True)
+class HandState:
+    """What a hand may do now: draw cards, swap the lowest trump, go to sleep."""
+
+    draw: int
+    may_swap: bool
+    swap_card: Card | None
+    sleep_cards: int
+
+    @property
+    def may_sleep(self) -> bool:
+        return self.sleep_cards > 0
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "draw": self.draw,
+            "may_swap": self.may_swap,
+            "swap_card": None if self.swap_card is None else self.swap_card.code,
+            "may_sleep": self.may_sleep,
+            "sleep_cards": self.sleep_cards,
+        }
+
+
+def hand_state(
+    hand: Sequence[Card],
+    trump: str,
+    stock: int,
+    turned_up: Card | None = None,
+    rules: MullerMatzRules = MULLER_MATZ_RULES,
+) -> HandState:
+    """The hand's draw, swap and sleep (§4.1). ``stock`` counts the cards left in the
+    stock, the turned-up card (its last card) included.
+
+    - ``draw = min(max(0, hand_size − cards in hand), stock)``;
+    - ``may_swap``: the stock is not empty, the hand holds the lowest trump, and the
+      turned-up card, if given, is not that card (``swap_card`` is then that card);
+    - ``sleep_cards``: :func:`sleep_group` (stock empty when ``stock`` is 0).
+
+    RuleError naming ``trump``, ``stock``, ``hand.<index>`` or ``turned_up``.
+    """
+    trump = _trump(trump)
+    if isinstance(stock, bool) or not isinstance(stock, int):
+        raise RuleError("stock", "must be a whole number", "not_int")
+    if stock < 0:
+        raise RuleError("stock", "must be at least 0", "too_small", min=0)
+    cards = _hand(hand, rules.card_pack)
+    if turned_up is not None and (not isinstance(turned_up, Card)
+                                  or turned_up not in rules.card_pack):
+        raise RuleError("turned_up", f"must be a card of the {rules.pack} pack",
+                        "card_not_in_pack", pack=rules.pack)
+    lowest = lowest_trump_card(trump, rules)
+    may_swap = stock > 0 and can_swap_lowest_trump(cards, trump, rules, turned_up)
+    return HandState(
+        draw=min(max(0, rules.hand_size - len(cards)), stock),
+        may_swap=may_swap,
+        swap_card=lowest if may_swap else None,
+        sleep_cards=sleep_group(cards, trump, stock == 0, rules),
+    )
+
+
+def parse_card(code: object, field: str, rules: MullerMatzRules = MULLER_MATZ_RULES) -> Card:
+    """A card of the pack from its code, or RuleError naming ``field`` (``bad_card`` for
+    no card code at all, ``card_not_in_pack`` for a card of another pack)."""
+    try:
+        return rules.card_pack.parse(code)
+    except CardSyntaxError as error:
+        raise RuleError(field, str(error), "bad_card", card=str(code)) from error
+    except CardNotInPack as error:
+        raise RuleError(field, str(error), "card_not_in_pack", card=str(code),
+                        pack=rules.pack) from error
+
+
+def check_hand(
+    hand: object,
+    trump: object,
+    stock: object,
+    turned_up: object = None,
+    rules: MullerMatzRules = MULLER_MATZ_RULES,
+) -> HandState:
+    """:func:`hand_state` for JSON input: card codes as strings."""
+    trump = _trump(trump)
+    if isinstance(hand, str) or not isinstance(hand, Sequence):
+        raise RuleError("hand", "must be a list of card codes", "not_list")
+    cards = [parse_card(code, f"hand.{i}", rules) for i, code in enumerate(hand)]
+    up = None if turned_up is None else parse_card(turned_up, "turned_up", rules)
+    if isinstance(stock, bool) or not isinstance(stock, int):
+        raise RuleError("stock", "must be a whole number", "not_int")
+    return hand_state(cards, trump, stock, up, rules)
+
+
+# ---------------------------------------------------------------------------------------
+# A second-life pile (§4.2)
+
+
+@dataclass(frozen=True)
+class PileAction:
+    """One action on a pile: ``card`` played by ``player``, or a pick-up (card None)."""
+
+    player: str
+    card: Card | None = None
+
+    @property
+    def pick_up(self) -> bool:
+        return self.card is None
+
+
+@dataclass(frozen=True)
+class PileResult:
+    """A pile as far as it stands after the legal actions.
+
+    ``pile`` holds the cards on it, bottom first, with who played each; ``complete`` says
+    whether it holds one card per player; ``winner`` is the last card's player once it is
+    complete; ``next`` who acts next (None when anybody may lead, or nobody holds cards).
+    """
+
+    violations: tuple[Violation, ...]
+    pile: tuple[tuple[str, Card], ...]
+    complete: bool
+    winner: str | None
+    next: str | None
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(card for _player, card in self.pile)
+
+
+#: The order pile violations are reported in: by code, then by action (RULES.md §4.2 gives
+#: none; the worked example lists them so).
+PILE_CODE_ORDER: tuple[str, ...] = (
+    "card_not_in_hand",
+    "does_not_serve",
+    "not_your_turn",
+    "pick_up_empty_pile",
+    "play_after_complete",
+    "unknown_player",
+)
+
+
+def play_pile(
+    trump: str,
+    players: Sequence[str],
+    actions: Sequence[PileAction],
+    hands: Mapping[str, Sequence[Card]] | None = None,
+    rules: MullerMatzRules = MULLER_MATZ_RULES,
+) -> PileResult:
+    """Check a second-life pile action by action (§4.2).
+
+    ``players`` are those holding cards when the pile was led, in order of play (each
+    one's left neighbour next). The first action is the lead, by any of them; each later
+    one is by the next player after the one who acted last who still holds cards
+    (``not_your_turn``, param ``expected``). A card must serve the top card in the sense
+    of :func:`beats` (``does_not_serve``: ``card``, ``top``, ``reason``); on an empty pile
+    it is a new lead. A pick-up takes the top card (``pick_up_empty_pile`` on an empty
+    pile). With ``len(players)`` cards the pile is complete: the last card wins, its
+    player (or, without cards, the next who holds some) leads next, and any further
+    action is ``play_after_complete``. With ``hands``, a card not held is
+    ``card_not_in_hand``; a name not in ``players`` is ``unknown_player``. An illegal
+    action is reported and otherwise ignored. Every violation names its ``play`` (the
+    action's index from 0).
+
+    RuleError for ``trump``, ``players`` (not distinct names, fewer than two) and cards
+    that are not of the pack.
+    """
+    trump = _trump(trump)
+    seats = _names(players, "players")
+    if len(set(seats)) != len(seats):
+        raise RuleError("players", "a name is seated twice", "seated_twice")
+    if len(seats) < 2:
+        raise RuleError("players", "must name at least 2 players", "too_short", min=2)
+    pack = rules.card_pack
+    held: dict[str, list[Card]] | None = None
+    if hands is not None:
+        held = {p: list(_hand(hands.get(p, ()), pack)) for p in seats}
+    found: list[tuple[int, Violation]] = []
+    pile: list[tuple[str, Card]] = []
+    last: str | None = None
+    winner: str | None = None
+
+    def holds(player: str) -> bool:
+        return held is None or bool(held[player])
+
+    def after(player: str) -> str | None:
+        start = seats.index(player)
+        for step in range(1, len(seats) + 1):
+            candidate = seats[(start + step) % len(seats)]
+            if holds(candidate):
+                return candidate
+        return None
+
+    def following() -> str | None:
+        if winner is not None:
+            return winner if holds(winner) else after(winner)
+        return None if last is None else after(last)
+
+    for index, action in enumerate(actions):
+        player, card = action.player, action.card
+        if card is not None and card not in pack:
+            raise RuleError(f"plays.{index}.card", f"must be a card of the {pack.name} pack",
+                            "card_not_in_pack", pack=pack.name)
+
+        def report(code: str, violation: Violation) -> None:
+            found.append((PILE_CODE_ORDER.index(code), violation))
+
+        if player not in seats:
+            report("unknown_player", Violation.of("unknown_player", player, play=index))
+            continue
+        if winner is not None:
+            report("play_after_complete",
+                   Violation.of("play_after_complete", player, play=index))
+            continue
+        expected = following()
+        if expected is not None and player != expected:
+            report("not_your_turn",
+                   Violation.of("not_your_turn", player, expected=expected, play=index))
+            continue
+        if card is None:
+            if not pile:
+                report("pick_up_empty_pile",
+                       Violation.of("pick_up_empty_pile", player, play=index))
+                continue
+            _owner, top = pile.pop()
+            if held is not None:
+                held[player].append(top)
+            last = player
+            continue
+        if held is not None and card not in held[player]:
+            report("card_not_in_hand",
+                   Violation.of("card_not_in_hand", player, card=card.code, play=index))
+            continue
+        if pile:
+            top = pile[-1][1]
+            answer = beats(top, card, trump, 2, rules)
+            if not answer.legal:
+                report("does_not_serve",
+                       Violation.of("does_not_serve", player, card=card.code, top=top.code,
+                                    reason=answer.reason, play=index))
+                continue
+        if held is not None:
+            held[player].remove(card)
+        pile.append((player, card))
+        last = player
+        if len(pile) == len(seats):
+            winner = player
+
+    found.sort(key=lambda pair: (pair[0], pair[1].params.get("play", 0)))
+    return PileResult(
+        violations=tuple(v for _rank, v in found),
+        pile=tuple(pile),
+        complete=winner is not None,
+        winner=winner,
+        next=following(),
+    )
+
+
+def check_pile(
+    trump: object,
+    players: object,
+    plays: object,
+    hands: object = None,
+    rules: MullerMatzRules = MULLER_MATZ_RULES,
+) -> PileResult:
+    """:func:`play_pile` for JSON input: ``plays`` as ``[{"player": "A", "card":
+    "spades-9"}, {"player": "B", "pick_up": true}, ...]`` and ``hands`` as ``{"A":
+    ["spades-9", ...]}``; RuleError naming ``plays.<i>...`` or ``hands.<name>...``."""
+    trump = _trump(trump)
+    seats = _names(players, "players")
+    if isinstance(plays, str) or not isinstance(plays, Sequence):
+        raise RuleError("plays", "must be a list of plays", "not_list")
+    actions: list[PileAction] = []
+    for index, play in enumerate(plays):
+        where = f"plays.{index}"
+        if not isinstance(play, Mapping):
+            raise RuleError(where, "must be an object with player and card", "not_object")
+        player = play.get("player")
+        if not isinstance(player, str) or not player:
+            raise RuleError(f"{where}.player", "must be a player's name", "not_name")
+        pick_up = play.get("pick_up", False)
+        if not isinstance(pick_up, bool):
+            raise RuleError(f"{where}.pick_up", "must be true or false", "not_bool")
+        has_card = play.get("card") is not None
+        if has_card == pick_up:
+            raise RuleError(where, 'give either a card or "pick_up": true', "card_or_pick_up")
+        card = parse_card(play["card"], f"{where}.card", rules) if has_card else None
+        actions.append(PileAction(player, card))
+    held: dict[str, list[Card]] | None = None
+    if hands is not None:
+        if not isinstance(hands, Mapping):
+            raise RuleError("hands", "must map each player to a list of cards", "not_object")
+        held = {}
+        for name, cards in hands.items():
+            if not isinstance(name, str) or name not in seats:
+                raise RuleError(f"hands.{name}", "must be one of the players", "not_seated")
+            if isinstance(cards, str) or not isinstance(cards, Sequence):
+                raise RuleError(f"hands.{name}", "must be a list of card codes", "not_list")
+            held[name] = [parse_card(c, f"hands.{name}.{i}", rules) for i, c in enumerate(cards)]
+        for name in seats:
+            if name not in held:
+                raise RuleError(f"hands.{name}", "is required", "missing")
+    return play_pile(trump, seats, actions, held, rules)

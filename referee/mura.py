@@ -190,18 +190,38 @@ def check_counts(
     tricks: Mapping[str, int],
     figures: Mapping[str, int],
     rules: MuraRules = MURA_RULES,
+    dealer: str | None = None,
 ) -> MuraDealResult:
     """Check a deal recorded as tricks and figures per player.
 
+    A ``dealer`` given is only checked to be seated (``dealer_not_seated``, §3.1).
     RuleError (an unusable input, not a rule violation) for players that are no list of
     distinct names (``players``, code ``seated_twice`` for a name seated twice) and counts
     that are not whole numbers (``tricks.<player>`` / ``figures.<player>``).
     """
     names = _names(players)
-    violations, results = _count_violations(
+    violations = _dealer_violations(names, dealer)
+    count_violations, results = _count_violations(
         names, _counts("tricks", tricks), _counts("figures", figures), rules
     )
+    violations += count_violations
     return MuraDealResult(tuple(violations), MappingProxyType(results))
+
+
+def first_leader(players: Sequence[str], dealer: str) -> str:
+    """Who leads the first trick (§3.1): the player to the dealer's right, which is the
+    next player after the dealer in ``players`` (the order of play)."""
+    return players[(players.index(dealer) + 1) % len(players)]
+
+
+def _dealer_violations(names: tuple[str, ...], dealer: object) -> list[Violation]:
+    if dealer is None:
+        return []
+    if not isinstance(dealer, str) or not dealer:
+        raise RuleError("dealer", "must be a player's name", "not_name")
+    if dealer not in names:
+        return [Violation.of("dealer_not_seated", dealer)]
+    return []
 
 
 def _names(players: object) -> tuple[str, ...]:
@@ -357,6 +377,7 @@ def check_cards(
     players: Sequence[str],
     trick_cards: Sequence[TrickCards],
     rules: MuraRules = MURA_RULES,
+    dealer: str | None = None,
 ) -> MuraDealResult:
     """Check a deal recorded card by card and derive each player's tricks and figures.
 
@@ -364,10 +385,11 @@ def check_cards(
     the next player in the list plays second. Checks ``card_not_in_pack``,
     ``card_played_twice``, ``wrong_number_of_plays`` (``rules.players`` cards a trick,
     ``tricks_per_deal`` tricks), ``wrong_leader`` (a trick after the first is led by the
-    winner of the one before), ``must_follow_suit`` (a player did not follow the suit led
-    in trick n but plays a card of that suit later: params ``trick``, ``suit``, and the
-    evidence ``card`` and ``later_trick``), ``unknown_player``, then every counts check on
-    the derived counts. Trick numbers in violations count from 1.
+    winner of the one before; with a ``dealer``, trick 1 by :func:`first_leader`, §3.1;
+    a dealer who is not seated is ``dealer_not_seated``), ``must_follow_suit`` (a player
+    did not follow the suit led in trick n but plays a card of that suit later: params
+    ``trick``, ``suit``, and the evidence ``card`` and ``later_trick``), ``unknown_player``,
+    then every counts check on the derived counts. Trick numbers in violations count from 1.
 
     A string that is no card code at all raises RuleError naming
     ``trick_cards.<index>.cards.<player>`` (index from 0).
@@ -376,7 +398,8 @@ def check_cards(
     seats = names
     seated = set(seats)
     pack = rules.card_pack
-    violations: list[Violation] = []
+    violations: list[Violation] = _dealer_violations(names, dealer)
+    opening = first_leader(seats, dealer) if dealer in seated else None
     if isinstance(trick_cards, str) or not isinstance(trick_cards, Sequence):
         raise RuleError("trick_cards", "must be a list of tricks", "not_list")
     expected_tricks = rules.tricks_per_deal
@@ -415,6 +438,8 @@ def check_cards(
             violations.append(
                 Violation.of("wrong_leader", leader, trick=number, expected=previous_winner)
             )
+        if number == 1 and opening is not None and leader != opening:
+            violations.append(Violation.of("wrong_leader", leader, trick=1, expected=opening))
 
         plays: list[tuple[str, Card]] = []
         for name in _play_order(seats, leader, trick.cards):

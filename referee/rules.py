@@ -74,12 +74,33 @@ class MulatschakRules:
     all_pass: str
     no_stay_home_twice: bool
     score_floor: int | None
+    #: The special exchange forms (§2.7.1), each behind its switch.
+    exchange_on_sight: bool
+    exchange_ace_five: bool
+    exchange_bridge: bool
+    exchange_seven_six: bool
+    #: "Weiß ich noch nicht": the declarer may delay trump and take a bridge (§2.7.4).
+    delayed_trump: bool
+    #: Geiser: the declarer's exchange goes on with cards on sight while trumps (§2.7.5).
+    declarer_on_sight_chain: bool
+    #: A knocked deal that is thrown in also doubles the next played deal (§2.8).
+    knock_survives_collapse: bool
+    #: From this many seated players on, the dealer sits out every deal (§2.9).
+    sit_out_at: int | None
 
     game = "mulatschak"
 
     @property
     def card_pack(self) -> Pack:
         return PACKS[self.pack]
+
+    def sits_out(self, seated: int) -> bool:
+        """Whether the dealer sits out at a table of ``seated`` players (§2.9)."""
+        return self.sit_out_at is not None and seated >= self.sit_out_at
+
+    def active_count(self, seated: int) -> int:
+        """The players who take part in a deal: the seated ones, less one who sits out."""
+        return seated - 1 if self.sits_out(seated) else seated
 
     def max_exchange_for(self, players: int) -> int:
         if isinstance(self.max_exchange, int):
@@ -147,7 +168,24 @@ SALZBURG = MulatschakRules(
     all_pass="redeal",
     no_stay_home_twice=False,
     score_floor=None,
+    exchange_on_sight=True,
+    exchange_ace_five=True,
+    exchange_bridge=True,
+    exchange_seven_six=True,
+    delayed_trump=False,
+    declarer_on_sight_chain=False,
+    knock_survives_collapse=False,
+    sit_out_at=None,
 )
+
+#: Seed 001 describes only the plain exchange, with the declarer's chain on sight.
+_SEED_001_EXCHANGE: dict[str, Any] = {
+    "exchange_on_sight": False,
+    "exchange_ace_five": False,
+    "exchange_bridge": False,
+    "exchange_seven_six": False,
+    "declarer_on_sight_chain": True,
+}
 
 GEISER = replace(
     SALZBURG,
@@ -160,6 +198,7 @@ GEISER = replace(
     exchange_capped_by_declarer=True,
     knock_doubles=False,
     muli_win=Payout(declarer=-10, others=0),
+    **_SEED_001_EXCHANGE,
 )
 
 MURLN = replace(
@@ -176,6 +215,7 @@ MURLN = replace(
     knock_doubles=False,
     muli_win=Payout(declarer=-10, others=20),
     muli_fail=Payout(declarer=20, others=-10),
+    **_SEED_001_EXCHANGE,
 )
 
 PRESETS: dict[str, MulatschakRules] = {r.name: r for r in (SALZBURG, GEISER, MURLN)}
@@ -262,6 +302,8 @@ def _validate_param(name: str, value: object) -> object:
         return _optional_int(where, value, **_SCORE)
     if name == "score_floor":
         return _optional_int(where, value, **_SCORE)
+    if name == "sit_out_at":
+        return _optional_int(where, value, minimum=3, maximum=7)
     if name == "multiplier_cap":
         return _optional_int(where, value, minimum=1, maximum=1 << 20)
     if name == "max_exchange":
@@ -298,7 +340,7 @@ def mulatschak_rules(preset: str, overrides: Mapping[str, object] | None = None)
     rules = replace(base, **changes)
     if rules.players_min > rules.players_max:
         raise RuleError("overrides.players_min", "must not exceed players_max", "min_over_max")
-    if rules.talon_size(rules.players_max) < 0:
+    if rules.talon_size(rules.active_count(rules.players_max)) < 0:
         raise RuleError(
             "overrides.players_max",
             f"{rules.players_max} players need more cards than the {rules.pack} pack has",

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
+from .ids import parse_id
 from .models import Group, Membership, Player, Session
 
 READ = "read"
@@ -47,16 +48,17 @@ def _check(role: str | None, need: str) -> None:
         raise PermissionDenied
 
 
-def _pk(value: object) -> int:
-    try:
-        return int(str(value))
-    except ValueError:
-        raise Http404 from None
+def pk_of(value: object) -> int:
+    """A URL's or form's id, or 404 (scorepad/ids.py)."""
+    number = parse_id(value)
+    if number is None:
+        raise Http404
+    return number
 
 
 def group_for(user: Any, group_id: object, need: str = READ) -> Group:
     """The group if the user may ``need`` it; 404 for non-members, 403 for a small role."""
-    group = Group.objects.filter(pk=_pk(group_id)).first()
+    group = Group.objects.filter(pk=pk_of(group_id)).first()
     if group is None:
         raise Http404
     _check(_role(user, group.pk), need)
@@ -67,7 +69,7 @@ def session_for(user: Any, session_id: object, need: str = READ) -> Session:
     """The session if the user may ``need`` its group (same answers as group_for).
 
     One query: the user's role comes along as a subquery of the session's row."""
-    sessions = Session.objects.select_related("group").filter(pk=_pk(session_id))
+    sessions = Session.objects.select_related("group").filter(pk=pk_of(session_id))
     if getattr(user, "is_authenticated", False):
         role = Membership.objects.filter(group_id=OuterRef("group_id"), user_id=user.pk)
         sessions = sessions.annotate(asker_role=Subquery(role.values("role")[:1]))
@@ -88,7 +90,7 @@ def poll_for(user: Any, session_id: object, need: str = READ) -> tuple[int, str]
 
 def poll_row(user: Any, session_id: object, need: str = READ) -> tuple[int, str, int]:
     """poll_for with the session's group id: (version, role, group id), one query."""
-    pk = _pk(session_id)
+    pk = pk_of(session_id)
     role = Membership.objects.filter(
         group_id=OuterRef("group_id"), user_id=getattr(user, "pk", None)
     ).values("role")[:1]

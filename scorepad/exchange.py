@@ -6,9 +6,9 @@ dealer, stake and currency, status, every deal as recorded (with its number and 
 and the whole change history. README.md ("Export, import and backups") describes the format
 and what stays compatible.
 
-Importing is a replay: every deal goes through the same shape checks as the API and the
-same game adapter (``services.game_of``) as live recording, so the referee rejects an
-illegal deal exactly as it would at the table. Every problem is reported with its place in
+Importing is a replay: every deal goes through the same shape checks and the same game
+module (``scorepad.games``) as live recording, so the referee rejects an illegal deal
+exactly as it would at the table. Every problem is reported with its place in
 the file (a JSON-pointer-like path such as ``session/deals/4/data/tricks/Anna``); one
 problem and nothing is written (one transaction).
 """
@@ -26,14 +26,19 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.db.models import Max
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
+from rest_framework.exceptions import ValidationError as DRFValidationError
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
-from . import services
+from . import games, services
+from .games.base import stake_of
 from .messages import input_error_message, violation_message
 from .models import Deal, DealEvent, Group, Membership, Player, Session
 
@@ -68,19 +73,20 @@ class Problem:
 
 
 class ImportRejected(services.ServiceError):
-    """The file was refused; nothing was changed. ``status``: 400 for a malformed file,
-    422 when only the referee objected, 409 when it was imported already."""
+    """The file was refused; nothing was changed. ``category``: ``invalid`` for a
+    malformed file, ``rules`` when only the referee objected, ``conflict`` when it was
+    imported already (or the group is not empty)."""
 
     def __init__(self, problems: Sequence[Problem]) -> None:
         super().__init__("; ".join(f"{p.path}: {p.message}" for p in problems[:5]))
         self.problems = tuple(problems)
 
     @property
-    def status(self) -> int:
+    def category(self) -> str:
         categories = {p.category for p in self.problems}
         if INVALID in categories:
-            return 400
-        return 422 if RULES in categories else 409
+            return INVALID
+        return RULES if RULES in categories else CONFLICT
 
 
 @dataclass
@@ -91,8 +97,9 @@ class _Problems:
         self.items.append(Problem(path, code, message, category))
 
     def input_error(self, path: str, error: services.InputError) -> None:
-        where = "/".join([path, *error.field.split(".")]) if error.field else path
-        self.add(where, error.code, input_error_message(error))
+        for problem in error.problems:
+            where = "/".join([path, *problem.field.split(".")]) if problem.field else path
+            self.add(where, problem.code, input_error_message(problem))
 
     def __bool__(self) -> bool:
         return bool(self.items)
@@ -127,7 +134,7 @@ def session_json(session: Session, names: services.Names | None = None) -> dict[
         "rules": session.rules,
         "seats": list(names.by_id.values()),
         "first_dealer": names.to_name(str(session.first_dealer_id)),
-        "stake": None if session.stake is None else str(services._quantized(session)),
+        "stake": None if session.stake is None else str(stake_of(session)),
         "currency": session.currency or None,
         "status": session.status,
         "created_at": _when(session.created_at),
@@ -210,58 +217,12 @@ def _cell(value: object) -> object:
 
 def session_csv(session: Session) -> str:
     names = services.Names.of(session)
-    order = list(names.by_id)
-    shown = [names.to_name(p) for p in order]
     out = io.StringIO()
     writer = csv.writer(out)
-    rows: list[list[object]] = []
-    deals = list(session.deals.order_by("number"))
-    if session.game == Session.Game.MURA:
-        header = [_("deal"), _("dealer")]
-        for name in shown:
-            header += [f"{name} {_('tricks')}", f"{name} {_('figures')}",
-                       f"{name} {_('mura')}", f"{name} {_('zeros')}"]
-        rows.append([*header, _("notes")])
-        for d in deals:
-            r = d.result
-            row: list[object] = [d.number, names.to_name(r.get("dealer", ""))]
-            for p in order:
-                res = r.get("results", {}).get(p, {})
-                row += [res.get("tricks"), res.get("figures"),
-                        r.get("mura_after", {}).get(p), r.get("zeros_after", {}).get(p)]
-            rows.append([*row, _("by cards") if d.kind == "cards" else ""])
-    elif session.game == Session.Game.MULLER_MATZ:
-        rows.append([_("game"), _("loser"), _("finishing order"),
-                     *[f"{name} {_('losses')}" for name in shown]])
-        for d in deals:
-            r = d.result
-            rows.append([d.number, names.to_name(r.get("loser", "")),
-                         " > ".join(names.to_name(p) for p in r.get("order", [])),
-                         *[r.get("losses_after", {}).get(p) for p in order]])
-    else:
-        header = [_("deal"), _("game"), _("dealer")]
-        for name in shown:
-            header += [name, f"{name} {_('score')}"]
-        rows.append([*header, _("multiplier"), _("notes")])
-        for d in deals:
-            r = d.result
-            row = [d.number, r.get("game_number"), names.to_name(r.get("dealer", ""))]
-            for p in order:
-                row += [r.get("deltas", {}).get(p), r.get("scores_after", {}).get(p)]
-            rows.append([*row, r.get("multiplier"), _deal_note(d, names)])
+    rows = games.of(session).csv_rows(names, list(session.deals.order_by("number")))
     for row in rows:
         writer.writerow([_cell(v) for v in row])
     return out.getvalue()
-
-
-def _deal_note(deal: Deal, names: services.Names) -> str:
-    data = deal.data
-    if data.get("kind") != "played":
-        return str(data.get("kind", ""))
-    note = f"{names.to_name(str(data.get('declarer')))} {data.get('bid')} {data.get('trump')}"
-    if deal.result.get("game_over"):
-        note += " · " + _("game over")
-    return note
 
 
 # --- import: reading the file -------------------------------------------------------------------
@@ -305,7 +266,46 @@ def _check_envelope(data: Any, kinds: Sequence[str], problems: _Problems) -> str
         problems.add("kind", "wrong_kind",
                      _("must be one of: %(kinds)s") % {"kinds": ", ".join(kinds)})
         return None
-    return str(kind)
+    before = len(problems.items)
+    _scan_texts(data, "", problems)
+    return None if len(problems.items) > before else str(kind)
+
+
+def _text_fault(value: str) -> tuple[str, str] | None:
+    """(code, message) if the text holds a NUL or a lone surrogate: refused exactly as the
+    API's text fields refuse them (neither can be stored: PostgreSQL rejects NUL, and no
+    database takes half a surrogate pair)."""
+    for check in (ProhibitNullCharactersValidator(), ProhibitSurrogateCharactersValidator()):
+        try:
+            check(value)
+        except (DjangoValidationError, DRFValidationError) as e:
+            return str(check.code), " ".join(_messages(e))
+    return None
+
+
+def _messages(error: Exception) -> list[str]:
+    if isinstance(error, DjangoValidationError):
+        return [str(m) for m in error.messages]
+    detail = getattr(error, "detail", [])
+    return [str(m) for m in (detail if isinstance(detail, list) else [detail])]
+
+
+def _scan_texts(value: Any, path: str, problems: _Problems) -> None:
+    """Every text of the file, keys too, is one a database can store (with its path)."""
+    if isinstance(value, str):
+        fault = _text_fault(value)
+        if fault is not None:
+            problems.add(path, *fault)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            where = _join(path, key) if isinstance(key, str) and not _text_fault(key) \
+                else _join(path, "?")
+            if isinstance(key, str):
+                _scan_texts(key, where, problems)
+            _scan_texts(item, where, problems)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _scan_texts(item, _join(path, i), problems)
 
 
 def _must_dict(value: Any, path: str, problems: _Problems) -> dict[str, Any] | None:
@@ -333,6 +333,10 @@ def _text(value: Any, path: str, problems: _Problems, *, null: bool = False,
         problems.add(path, "not_text",
                      _("must be a text of at most %(max)s characters") % {"max": most})
         return None
+    fault = _text_fault(value)
+    if fault is not None:
+        problems.add(path, *fault)
+        return None
     return value
 
 
@@ -356,19 +360,6 @@ def _time(value: Any, path: str, problems: _Problems, *, null: bool = False
         problems.add(path, "not_datetime", _("must be a date and time (ISO 8601)"))
         return None
     return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
-
-
-def _flatten(errors: Any, path: str, problems: _Problems) -> None:
-    """DRF's nested error lists as one problem per place."""
-    if isinstance(errors, dict):
-        for key, value in errors.items():
-            _flatten(value, path if key == "non_field_errors" else _join(path, key), problems)
-    elif isinstance(errors, list):
-        for i, value in enumerate(errors):
-            if isinstance(value, dict | list):
-                _flatten(value, _join(path, i), problems)
-            else:
-                problems.add(path, getattr(value, "code", "invalid"), str(value))
 
 
 # --- import: one session ---------------------------------------------------------------------
@@ -396,9 +387,9 @@ def _import_session(obj: Any, path: str, ctx: _Context, problems: _Problems) -> 
     before = len(problems.items)
     uid = _uid(body.get("uid"), _join(path, "uid"), problems)
     game = body.get("game")
-    if game not in Session.Game.values:
+    if not isinstance(game, str) or game not in games.GAMES:
         problems.add(_join(path, "game"), "not_choice",
-                     _("must be one of: %(choices)s") % {"choices": ", ".join(Session.Game.values)})
+                     _("must be one of: %(choices)s") % {"choices": ", ".join(games.names())})
     preset = _text(body.get("preset"), _join(path, "preset"), problems, most=30)
     rules = _must_dict(body.get("rules"), _join(path, "rules"), problems)
     seats = _must_list(body.get("seats"), _join(path, "seats"), problems, 12)
@@ -450,25 +441,12 @@ def _uid(value: Any, path: str, problems: _Problems) -> uuid.UUID:
         return uuid.uuid4()
 
 
-def _deal_shape(session: Session, data: dict[str, Any], path: str, problems: _Problems
-                ) -> dict[str, Any] | None:
-    """The deal's fields checked exactly as the API checks a recorded deal."""
-    from .api.scorepad_views import DEAL_INPUT, DEAL_KEYS
-
-    checked = DEAL_INPUT[session.game](data=data)
-    if not checked.is_valid():
-        _flatten(checked.errors, path, problems)
-        return None
-    return {k: checked.validated_data[k] for k in DEAL_KEYS[session.game]
-            if k in checked.validated_data}
-
-
 def _replay_deals(session: Session, deals: list[Any], path: str, problems: _Problems) -> None:
     """Every deal through the game adapter, in order; an illegal one is reported and left
     out (later deals are still checked, against the state without it)."""
-    game = services.game_of(session)
+    game = games.of(session)
     names = services.Names.of(session)
-    seats = services.seat_ids(session)
+    seats = names.seats
     state = session.state
     rows: list[Deal] = []
     last = 0
@@ -490,11 +468,8 @@ def _replay_deals(session: Session, deals: list[Any], path: str, problems: _Prob
             continue
         assert number is not None and data is not None
         last = number
-        shaped = _deal_shape(session, data, _join(where, "data"), problems)
-        if shaped is None:
-            continue
-        try:
-            stored = game.normalize(names.deal_ids(shaped))
+        try:  # the deal's fields checked exactly as for a deal recorded at the table
+            stored = game.normalize(names.deal_ids(game.parse_deal(data)))
             result, new_state = game.apply(session, seats, state, stored)
         except services.InputError as e:
             problems.input_error(_join(where, "data"), e)
@@ -622,16 +597,16 @@ def _import_group_body(body: dict[str, Any], path: str, ctx: _Context,
     sessions = _must_list(body.get("sessions"), _join(path, "sessions"), problems, MAX_SESSIONS)
     if roster is None or sessions is None:
         return
-    taken = {n.lower() for n in ctx.group.players.values_list("name", flat=True)}
+    taken = {services.name_key(n) for n in ctx.group.players.values_list("name", flat=True)}
     for i, name in enumerate(roster):
         try:
-            cleaned = services._clean_name(name, "name")
+            cleaned = services.clean_name(name, "name")
         except services.InputError as e:
             problems.add(_join(path, "roster", i), e.code, input_error_message(e))
             continue
-        if cleaned.lower() not in taken:
+        if services.name_key(cleaned) not in taken:
             Player.objects.create(group=ctx.group, name=cleaned)
-            taken.add(cleaned.lower())
+            taken.add(services.name_key(cleaned))
     for i, item in enumerate(sessions):
         _import_session(item, _join(path, "sessions", i), ctx, problems)
 
@@ -760,7 +735,7 @@ def _restore_links(group: Group, value: Any, path: str, users: Mapping[str, Any]
                    problems: _Problems) -> None:
     """Which roster player is which member (backups from before links have none)."""
     items = _must_list(value, path, problems, MAX_ROSTER)
-    roster = {p.name.lower(): p for p in group.players.all()}
+    roster = {services.name_key(p.name): p for p in group.players.all()}
     members = set(group.memberships.values_list("user_id", flat=True))
     taken_players, taken_users = set(), set()
     for i, item in enumerate(items or []):
@@ -769,7 +744,7 @@ def _restore_links(group: Group, value: Any, path: str, users: Mapping[str, Any]
         if row is None:
             continue
         name, username = row.get("player"), row.get("username")
-        player = roster.get(name.lower()) if isinstance(name, str) else None
+        player = roster.get(services.name_key(name)) if isinstance(name, str) else None
         user = users.get(username) if isinstance(username, str) else None
         if player is None or player.pk in taken_players:
             problems.add(_join(where, "player"), "unknown_player",

@@ -27,9 +27,12 @@ What holds (docs/deploy.md §9):
   down) may a poll answer the previous version for up to ``VERSION_SECONDS``, and a
   revoked reader keep reading for up to ``GRANT_SECONDS``.
 - with a cache per process (several workers, no shared cache) the version is read from the
-  database on every poll, with the membership or watch token in the same one query (so
-  removals and revoked links take effect on the next poll); only a logout elsewhere is
-  noticed when the grant expires, after at most ``GRANT_SECONDS``.
+  database on every poll, with the membership or watch token, and the account's active
+  flag and password, in the same one query: removals, revoked links, deactivated accounts
+  and password changes (``auth``: the grant names the login's password hash, as Django's
+  session does) take effect on the next poll. A logout elsewhere (or "log out
+  everywhere") leaves the password as it was: it takes effect when the grant expires,
+  which without a shared cache is after ``UNSHARED_GRANT_SECONDS``.
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ SALT = "scorepad.fastpoll"
 #: How long a grant replaces the login check (also the longest a revoked reader can read
 #: when the cache cannot tell, see the module's docstring).
 GRANT_SECONDS = 15 * 60
+#: Without a shared cache a member's grant lives this long: the one thing its database
+#: read cannot see is a logout elsewhere (the login session is not read).
+UNSHARED_GRANT_SECONDS = 120
 #: A cached version is re-read from the database at least this often (a safety net: it is
 #: raised after every commit anyway).
 VERSION_SECONDS = 60
@@ -231,12 +237,28 @@ def token_tag(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()[:12]
 
 
-def user_grant(session_id: int, group_id: int, user_id: int, role: str) -> str | None:
-    """A grant for a member who has just passed the full check (None: cache unavailable)."""
+def auth_tag(request: Any) -> str:
+    """A short digest of the login session's password hash (Django's HASH_SESSION_KEY):
+    a grant that names it stops when the password changes, also without a shared cache."""
+    from django.contrib.auth import HASH_SESSION_KEY
+
+    session = getattr(request, "session", None)
+    value = session.get(HASH_SESSION_KEY) if session is not None else None
+    return _tag(str(value)) if value else ""
+
+
+def _tag(auth_hash: str) -> str:
+    return hashlib.sha256(auth_hash.encode()).hexdigest()[:16]
+
+
+def user_grant(session_id: int, group_id: int, user_id: int, role: str,
+               auth: str = "") -> str | None:
+    """A grant for a member who has just passed the full check (None: cache unavailable);
+    ``auth``: auth_tag of the request."""
     gens = _generations(user_key(user_id), group_key(group_id))
     if gens is None:
         return None
-    return signing.dumps(["u", session_id, group_id, user_id, role, *gens], salt=SALT)
+    return signing.dumps(["u", session_id, group_id, user_id, role, *gens, auth], salt=SALT)
 
 
 def watch_grant(session_id: int, token: str) -> str | None:
@@ -265,16 +287,17 @@ class Pass:
 _verified: dict[str, tuple[int, list[Any]]] = {}
 
 
-def _payload(request: Any) -> tuple[str, list[Any]] | None:
-    """The grant's statement if its signature holds and it has not expired. A process
-    checks each grant's signature once (then only its age): phones poll the same URL."""
+def _payload(request: Any, max_age: int = GRANT_SECONDS) -> tuple[str, list[Any]] | None:
+    """The grant's statement if its signature holds and it is at most ``max_age`` seconds
+    old. A process checks each grant's signature once (then only its age): phones poll
+    the same URL."""
     grant = request.GET.get(PARAM) or ""
     if not grant or len(grant) > 400:
         return None
     known = _verified.get(grant)
     if known is not None:
         signed_at, data = known
-        return (grant, data) if time.time() - signed_at <= GRANT_SECONDS else None
+        return (grant, data) if time.time() - signed_at <= max_age else None
     try:
         data = signing.loads(grant, salt=SALT, max_age=GRANT_SECONDS)
         signed_at = signing.b62_decode(grant.rsplit(":", 2)[1])
@@ -285,18 +308,37 @@ def _payload(request: Any) -> tuple[str, list[Any]] | None:
     if len(_verified) > LOCAL_MAX:
         _verified.clear()
     _verified[grant] = (signed_at, data)
-    return grant, data
+    return (grant, data) if time.time() - signed_at <= max_age else None
 
 
-def _member_row(session_id: int, user_id: int) -> tuple[int, str | None] | None:
-    """(version, role) in one query: the poll of a per-process cache, or a version miss."""
+def _member_row(session_id: int, user_id: int, auth: str) -> tuple[int, str | None] | None:
+    """(version, role) in one query: the poll of a per-process cache, or a version miss.
+    The role is None, as for a non-member, when the account is no longer active or its
+    password is not the one the grant's login was made with (``auth``)."""
+    from django.contrib.auth import get_user_model
+
     from .models import Membership, Session
 
+    users = get_user_model().objects.filter(pk=user_id)
     role = Membership.objects.filter(group_id=OuterRef("group_id"), user_id=user_id
                                      ).values("role")[:1]
-    row = (Session.objects.filter(pk=session_id).annotate(role=Subquery(role))
-           .values_list("version", "role").first())
-    return None if row is None else (int(row[0]), row[1])
+    row = (Session.objects.filter(pk=session_id)
+           .annotate(role=Subquery(role), active=Subquery(users.values("is_active")[:1]),
+                     password=Subquery(users.values("password")[:1]))
+           .values_list("version", "role", "active", "password").first())
+    if row is None:
+        return None
+    version, member_role, active, password = row
+    if not active or not auth or _tag(_auth_hash(password or "")) != auth:
+        member_role = None
+    return int(version), member_role
+
+
+def _auth_hash(password: str) -> str:
+    """What Django keeps in a login session for this password hash (AbstractBaseUser)."""
+    from django.contrib.auth import get_user_model
+
+    return str(get_user_model()(password=password).get_session_auth_hash())
 
 
 def _cached(keys: list[str], fresh: bool) -> tuple[dict[str, Any], bool] | None:
@@ -318,18 +360,18 @@ def _cached(keys: list[str], fresh: bool) -> tuple[dict[str, Any], bool] | None:
 
 def check_user(request: Any, session_id: int, fresh: bool = False) -> Pass | None:
     """The member's poll of ``session_id`` by its grant, or None: do the full check."""
-    found = _payload(request)
+    found = _payload(request, GRANT_SECONDS if shared() else UNSHARED_GRANT_SECONDS)
     if found is None:
         return None
     grant, data = found
     try:
-        kind, sid, gid, uid, role, user_gen, group_gen = data
+        kind, sid, gid, uid, role, user_gen, group_gen, auth = data
     except ValueError:
         return None
     if kind != "u" or sid != session_id:
         return None
     if not shared():
-        row = _member_row(sid, uid)
+        row = _member_row(sid, uid, auth)
         if row is None or row[1] is None:
             return None
         return Pass(sid, row[0], row[1], grant)
@@ -342,7 +384,7 @@ def check_user(request: Any, session_id: int, fresh: bool = False) -> Pass | Non
         return None
     version = got.get(keys[2])
     if version is None:
-        row = _member_row(sid, uid)
+        row = _member_row(sid, uid, auth)
         if row is None or row[1] is None:
             return None
         version = row[0]

@@ -47,6 +47,17 @@ VIOLATIONS: dict[str, Any] = {
     ),
     "exchange_too_many": _("{player} may take at most {max} cards, not {cards}."),
     "exchange_exceeds_talon": _("{cards} cards were taken, but the talon has only {talon}."),
+    "player_sitting_out": _("{player} sits out this deal and has no part in it."),
+    "exchange_recorded_twice": _(
+        "{player}'s exchange is recorded twice: give it in exchanged or in exchanges, not both."
+    ),
+    "exchange_by_absent": _("{player} stayed home and cannot exchange."),
+    "exchange_form_not_allowed": _("{player}: {form} is not allowed in these rules."),
+    "seven_six_not_bells": _("{player}: six on the seven needs bells as trump, not {trump}."),
+    "face_up_chain_invalid": _("The face-up cards of {player}'s exchange do not add up."),
+    "delayed_trump_without_bridge": _(
+        "With a delayed trump, {player} as the declarer takes a bridge."
+    ),
     "knock_not_allowed": _("Knocking does not count in these rules."),
     "stay_home_twice": _("{player} stayed home last deal and must play this one."),
     "muli_breaker_required": _(
@@ -78,6 +89,9 @@ VIOLATIONS: dict[str, Any] = {
     "player_listed_twice": _("{player} is listed twice in the finishing order."),
     "player_missing": _("{player} is missing from the finishing order."),
     "loser_not_last": _("The loser {player} must be the last in the finishing order."),
+    "does_not_serve": _("{player} cannot serve {top} with {card}: {reason}."),
+    "pick_up_empty_pile": _("{player} cannot pick up: the pile is empty."),
+    "play_after_complete": _("The pile is complete; {player} cannot play on it."),
     "figures_sum": _("The figures add up to {total}; a deal has an even number from 16 to 24."),
     "figures_without_tricks": _("{player} took no trick and cannot have figures."),
     "figures_too_many": _("{player} cannot have {figures} figures with {tricks} tricks."),
@@ -130,11 +144,21 @@ INPUT_ERRORS: dict[str, Any] = {
     "not_zero_sum": _("must add up to exactly zero"),
     "too_long": _("must be at most {max} characters"),
     "name_taken": _("{name} is already on the roster"),
+    "not_between": _("must be a whole number from {min} to {max}"),
+    "bad_character": _("must not contain invisible or control characters ({char})"),
+    "too_many_digits": _("must have at most {digits} digits before the decimal point"),
     "players_count": _("seat {min} to {max} players"),
     "not_seated": _("must be one of the seated players"),
     "not_member": _("is not a member of this group"),
     "last_owner": _("a group needs at least one owner"),
     "already_linked": _("{username} is already {name} in this group"),
+    "username_taken": _("This username is taken."),
+    "not_form_field": _("is not a field of the {form} form"),
+    "knocks_over_collapses": _(
+        "must be at most {max}: the knocked deals are among the collapses before"
+    ),
+    "card_or_pick_up": _('give either a card or "pick_up": true'),
+    "too_short": _("must name at least {min}"),
 }
 
 CONFLICTS: dict[str, Any] = {
@@ -157,6 +181,80 @@ BEAT_REASONS: dict[str, Any] = {
     ),
     "same_card": _("No: the same card (from the second pack) does not beat it."),
 }
+
+
+#: Codes worded by the value of one parameter (``"*"``: whenever it is given), tried before
+#: VARIANTS and the code's own template.
+BY_VALUE: dict[str, tuple[str, dict[Any, Any]]] = {
+    "player_sitting_out": ("field", {
+        "declarer": _("{player} sits out this deal and cannot declare."),
+        "stayed_home": _("{player} sits out this deal, which is not staying home."),
+        "tricks": _("{player} sits out this deal and has no trick count, not even 0."),
+        "exchanged": _("{player} sits out this deal and does not exchange."),
+        "exchanges": _("{player} sits out this deal and does not exchange."),
+        "muli_breaker": _("{player} sits out this deal and cannot have broken the Muli."),
+        "calls": _("{player} deals and sits out, so {player} does not bid."),
+    }),
+    "exchange_form_not_allowed": ("form", {
+        "on_sight_chain": _(
+            "{player} cannot take cards on sight after the exchange: only the declarer may, "
+            "where these rules allow it."
+        ),
+        "delayed_trump": _("A delayed trump (Weiß ich noch nicht) is not allowed in these rules."),
+    }),
+    "face_up_chain_invalid": ("form", {
+        "bridge": _(
+            "The face-up cards of {player}'s bridge do not add up: it turns up cards until one "
+            "is not a trump (with a delayed trump the first one sets trump and counts as one), "
+            "unless the talon runs out."
+        ),
+        "on_sight_chain": _(
+            "The cards {player} got on sight do not add up: every one but the last was a trump "
+            "that was kept, and there are none without an exchange."
+        ),
+    }),
+    "knock_not_allowed": ("knocks_before", {
+        "*": _("A knock does not carry over a collapse in these rules: knocks_before must be 0, "
+               "not {knocks_before}."),
+    }),
+    "not_your_turn": ("play", {"*": _("It is not {player}'s turn; {expected} plays next.")}),
+    "wrong_leader": ("trick", {
+        1: _("{expected} sits to the dealer's right and leads the first trick."),
+    }),
+}
+
+#: Exchange forms (RULES §2.7) as words inside messages.
+FORM_LABELS: dict[str, Any] = {
+    "plain": _("a plain exchange"),
+    "on_sight": _("one card on sight"),
+    "ace_five": _("five on the ace"),
+    "seven_six": _("six on the seven"),
+    "bridge": _("the bridge"),
+    "on_sight_chain": _("cards on sight after the exchange"),
+    "delayed_trump": _("a delayed trump"),
+}
+
+#: Why a card does not serve a second-life pile (the reasons of /beat), inside a message.
+SERVE_REASONS: dict[str, Any] = {
+    "not_higher": _("a card of the same suit must be higher"),
+    "trump_only_beaten_by_higher_trump": _("a trump is served only by a higher trump"),
+    "different_suit_not_trump": _("a card of another suit serves only if it is a trump"),
+    "same_card": _("the same card does not serve"),
+}
+
+
+def _words(code: str, values: dict[str, Any]) -> dict[str, Any]:
+    """Parameter values that are codes themselves, as words of the user's language."""
+    out = dict(values)
+    if isinstance(out.get("form"), str):
+        out["form"] = str(FORM_LABELS.get(out["form"], out["form"]))
+    if code == "does_not_serve" and isinstance(out.get("reason"), str):
+        out["reason"] = str(SERVE_REASONS.get(out["reason"], out["reason"]))
+    if code == "seven_six_not_bells" and isinstance(out.get("trump"), str):
+        from .cardnames import suit_name
+
+        out["trump"] = suit_name(out["trump"], "german36")
+    return out
 
 
 class _Defaulting(dict[str, Any]):
@@ -182,6 +280,15 @@ def violation_message(violation: Violation) -> str:
     values = {"player": violation.player or "", **violation.params}
     if template is None:
         return gettext("Rule broken: {code}").format(code=violation.code)
+    raw, values = values, _words(violation.code, values)
+    by = BY_VALUE.get(violation.code)
+    if by is not None and by[0] in raw:
+        choices = by[1]
+        value = raw[by[0]]  # the code itself, not its words
+        chosen = choices.get(value) if isinstance(value, str | int) else None
+        chosen = chosen if chosen is not None else choices.get("*")
+        if chosen is not None and _fits(chosen, values):
+            return _fill(chosen, values)
     plural = PLURALS.get(violation.code)
     if plural and isinstance(values.get(plural[0]), int) and _fits(
             str(template), values):  # every placeholder has its value
@@ -205,7 +312,13 @@ class _CodedError(Protocol):
 
 
 def input_error_message(error: RuleError | _CodedError) -> str:
-    """The error in the user's language; the referee's English when no template fits."""
+    """The error (an InputError's first problem, or one problem) in the user's language;
+    the referee's English when no template fits."""
+    if getattr(error, "worded", False):
+        return error.message
+    problems = getattr(error, "problems", None)
+    if problems:
+        return input_error_message(problems[0])
     template = INPUT_ERRORS.get(error.code)
     if template is None:
         return error.message
@@ -213,6 +326,14 @@ def input_error_message(error: RuleError | _CodedError) -> str:
         return str(template).format_map(dict(error.params))
     except (KeyError, IndexError):
         return error.message
+
+
+def input_errors(error: Any) -> dict[str, list[str]]:
+    """Every problem of an InputError by its field, in the user's language."""
+    out: dict[str, list[str]] = {}
+    for problem in error.problems:
+        out.setdefault(problem.field, []).append(input_error_message(problem))
+    return out
 
 
 def conflict_message(reason: str, **params: Any) -> str:
@@ -241,6 +362,7 @@ REASON_LABELS: dict[str, Any] = {
     "muli_failed": _("Muli failed"),
     "muli_broken": _("Muli broken"),
     "muli_failed_other": _("Muli failed, no payment"),
+    "sitting_out": _("sits out"),
     "none": "",
 }
 
@@ -287,6 +409,16 @@ PARAMETER_HELP: dict[str, Any] = {
     "all_pass": _("everybody passed: redeal, or redeal_double"),
     "no_stay_home_twice": _("nobody may stay home in two played deals in a row"),
     "score_floor": _("scores never go below this (null: no floor)"),
+    "exchange_on_sight": _("one card on sight: refuse it and take the next one face down"),
+    "exchange_ace_five": _("five on the ace: holding the trump ace, take five and return one"),
+    "exchange_bridge": _("the bridge (Packerl): five new cards, then face up while trumps"),
+    "exchange_seven_six": _("six on the seven: bells trump, keep the bells seven, take six"),
+    "delayed_trump": _("the declarer may delay trump (Weiß ich noch nicht) and take a bridge"),
+    "declarer_on_sight_chain": _("the declarer's exchange goes on with cards on sight while "
+                                 "they are trumps"),
+    "knock_survives_collapse": _("a knock on a deal that collapses doubles the next played "
+                                 "deal too"),
+    "sit_out_at": _("from this many players on, the dealer sits out every deal (null: never)"),
 }
 
 
@@ -298,6 +430,7 @@ CARD_ENTRY: dict[str, Any] = {
     "trick_cards": _("Trick {trick} needs {expected} cards, one from each player; it has {cards}."),
     "deal_tricks": _("{tricks} of {expected} tricks entered."),
     "wrong_leader": _("{expected} won the trick before, so {expected} leads trick {trick}."),
+    "first_leader": _("{expected} sits to the dealer's right and leads the first trick."),
     "leader_missing": _("Who led trick {trick}?"),
     "must_follow_suit": _(
         "{player} did not follow {suit} here but plays {card} in trick {later_trick}: a revoke."
@@ -344,6 +477,8 @@ def card_violation_message(violation: Violation, pack: str) -> str:
     code = violation.code
     if code == "wrong_number_of_plays":
         code = "trick_cards" if "trick" in values else "deal_tricks"
+    elif code == "wrong_leader" and values.get("trick") == 1:
+        code = "first_leader"
     elif code == "unknown_player" and not violation.player and values.get("field") == "leader":
         code = "leader_missing"
     template = CARD_ENTRY.get(code)

@@ -1,12 +1,15 @@
-"""Request limits answered before any view runs."""
+"""Request limits answered before any view runs, and the answer when the database is gone."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.gzip import GZipMiddleware
+from django.template.loader import render_to_string
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 
@@ -49,3 +52,46 @@ class PageGZipMiddleware(GZipMiddleware):
         if request.path.startswith("/api/"):
             return response
         return super().process_response(request, response)  # type: ignore[no-any-return]
+
+
+#: Seconds a client should wait before trying again while the database is unreachable
+#: (a PostgreSQL restart takes a few).
+RETRY_AFTER = 5
+#: What a lost or refused database connection raises (psycopg: "terminating connection
+#: due to administrator command", "connection refused"; SQLite: "database is locked").
+UNAVAILABLE = (OperationalError, InterfaceError)
+
+
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After: JSON under /api/, a short page elsewhere. Drawn without the
+    database (no user, no session, no context processors)."""
+    message = _("The database cannot be reached just now (it may be restarting). "
+                "Try again in a few seconds.")
+    response: HttpResponse
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"detail": message}, status=503)
+    else:
+        response = HttpResponse(render_to_string("503.html", {"message": message}),
+                                status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    add_never_cache_headers(response)
+    return response
+
+
+class DatabaseUnavailableMiddleware:
+    """A view that lost its database connection answers 503, never 500; the next request
+    opens a new connection (Django closes an unusable one when the request ends). Errors
+    raised outside a view (a middleware saving the session) reach ``handler500``, which
+    answers the same (scorepad.views.server_error)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception
+                          ) -> HttpResponse | None:
+        if isinstance(exception, UNAVAILABLE):
+            return database_unavailable(request)
+        return None

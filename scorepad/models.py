@@ -10,7 +10,6 @@ player, player names unique within a group, at most one player per account in a 
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -81,20 +80,22 @@ class Player(models.Model):
         return self.name
 
 
+def game_choices() -> list[tuple[str, str]]:
+    """Every game of the registry (``scorepad.games``): a new game needs no migration."""
+    from . import games
+
+    return games.choices()
+
+
 class Session(models.Model):
     """An evening at the table: one game family, frozen rules, seated players."""
-
-    class Game(models.TextChoices):
-        MULATSCHAK = "mulatschak", "Mulatschak"
-        MURA = "mura", "Mura"
-        MULLER_MATZ = "muller_matz", "Müller Matz"
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
         CLOSED = "closed", _("closed")
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="sessions")
-    game = models.CharField(max_length=20, choices=Game.choices)
+    game = models.CharField(max_length=20, choices=game_choices)
     preset = models.CharField(max_length=30)
     #: Every rule parameter as it was when the session started; never changed afterwards.
     rules = models.JSONField()
@@ -125,11 +126,6 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} {self.created_at:%Y-%m-%d}"
-
-    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
-        """Also forget what services remembered of this row (the next deal's number)."""
-        self.__dict__.pop("last_number", None)
-        super().refresh_from_db(*args, **kwargs)
 
 
 class Seat(models.Model):
@@ -212,8 +208,8 @@ class DealEvent(models.Model):
 
 
 class Invite(models.Model):
-    """A link that lets a logged-in user join a group with a role: unguessable, expiring,
-    revocable."""
+    """A link that lets logged-in users join a group with a role: unguessable, expiring,
+    revocable, good for ``max_uses`` people."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invites")
     token = models.CharField(max_length=64, unique=True)
@@ -224,12 +220,47 @@ class Invite(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)
+    #: How many people may join with it, and how many did.
+    max_uses = models.PositiveIntegerField(default=1)
+    uses = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"invite to {self.group} as {self.role}"
+
+
+class Removal(models.Model):
+    """When a member was last removed from a group or given a smaller role: no invitation
+    made before then lets them in (or up) again; they need a new one."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "user"], name="one_removal_per_member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} out of {self.group} at {self.at}"
+
+
+class Registration(models.Model):
+    """A new account, by the address it came from: registrations are limited per address
+    and hour (``SCHREIBER_SIGNUPS_PER_HOUR``). Rows older than an hour are deleted."""
+
+    address = models.CharField(max_length=45)
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["address", "at"], name="registration_address_at")]
+
+    def __str__(self) -> str:
+        return f"{self.address} at {self.at}"
 
 
 class IdempotencyKey(models.Model):

@@ -6,6 +6,11 @@ DJANGO_SECRET_KEY     required when not debugging
 DJANGO_ALLOWED_HOSTS  comma-separated (default: localhost names)
 SCHREIBER_CACHE_URL   redis://host:port/db, shared by all workers (default: memory per process)
 SCHREIBER_ONE_PROCESS "1": the deployment is one process (default: on when debugging)
+DJANGO_BEHIND_PROXY   "1": behind one reverse proxy that sets X-Forwarded-Proto/-For
+SCHREIBER_SIGNUPS_PER_HOUR  new accounts per client address and hour (default 10; 0: no limit)
+EMAIL_URL             smtp://user:password@host:587?tls=1, smtps://..., console:// (default:
+                      none: no mail; password resets by an owner's or admin's link)
+SCHREIBER_MAIL_FROM   the sender of mails (default: schreiber@<first allowed host>)
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -81,6 +88,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    # Last, so that its process_exception sees a view's error first: a lost database
+    # connection answers 503 with Retry-After, not 500.
+    "scorepad.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "scorepad.urls"
@@ -112,12 +122,14 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions let concurrent writers queue instead of failing with
-    # "database is locked"; WAL lets readers go on while one writes (NOTES.md).
+    # "database is locked"; WAL lets readers go on while one writes (NOTES.md). FULL
+    # flushes every commit to disk: a saved deal survives a power cut, not only a crash
+    # of the app (NORMAL may lose the last commits); bench/sqlite_sync.py measures it.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
     }
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 
@@ -251,10 +263,19 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "scorepad.views.locked_out"
+#: Behind the documented proxy every request comes from 127.0.0.1: the client's address is
+#: the one the proxy appended to X-Forwarded-For (scorepad.accounts.client_address).
+SCHREIBER_BEHIND_PROXY = _flag("DJANGO_BEHIND_PROXY")
+AXES_CLIENT_IP_CALLABLE = "scorepad.accounts.client_address"
+# New accounts per client address and hour (answers 429 with Retry-After beyond).
+try:
+    SCHREIBER_SIGNUPS_PER_HOUR = int(os.environ.get("SCHREIBER_SIGNUPS_PER_HOUR") or 10)
+except ValueError:
+    raise ImproperlyConfigured("SCHREIBER_SIGNUPS_PER_HOUR must be a whole number") from None
 if not DEBUG:
     SECURE_SSL_REDIRECT = _flag("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^ping$"]
-    if _flag("DJANGO_BEHIND_PROXY"):
+    if SCHREIBER_BEHIND_PROXY:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = 31_536_000
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
@@ -264,6 +285,40 @@ if not DEBUG:
     if SESSION_COOKIE_SECURE:
         SESSION_COOKIE_NAME = "__Host-sessionid"
         CSRF_COOKIE_NAME = "__Host-csrftoken"
+
+
+# --- mail (optional) ----------------------------------------------------------------------
+def email_settings(url: str) -> dict[str, Any]:
+    """Django's mail settings from one URL: ``smtp://user:password@host:port?tls=1``
+    (STARTTLS), ``smtps://...`` (TLS from the start, port 465 by default), ``console://``
+    (mails printed to the log, for trying it out)."""
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise ImproperlyConfigured("EMAIL_URL must look like smtp://user:password@host:587")
+    query = parse_qs(parts.query)
+    ssl = parts.scheme == "smtps" or query.get("ssl", [""])[0] in ("1", "true")
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": parts.port or (465 if ssl else 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_SSL": ssl,
+        "EMAIL_USE_TLS": not ssl and query.get("tls", [""])[0] in ("1", "true"),
+        "EMAIL_TIMEOUT": 20,
+    }
+
+
+#: Is a mail server configured? Then forgotten passwords can also be reset by mail.
+SCHREIBER_MAIL = bool((os.environ.get("EMAIL_URL") or "").strip())
+if SCHREIBER_MAIL:
+    globals().update(email_settings(os.environ["EMAIL_URL"].strip()))
+DEFAULT_FROM_EMAIL = (os.environ.get("SCHREIBER_MAIL_FROM")
+                      or f"schreiber@{(ALLOWED_HOSTS or ['localhost'])[0].strip('[]')}")
+# One-time reset links (an owner's, an admin's or a mail's) are good for three days.
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
 
 LOGGING = {
     "version": 1,

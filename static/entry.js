@@ -219,6 +219,7 @@
     form.querySelectorAll("[data-live]").forEach(function (el) {
       const twin = byId(fresh, el.id);
       el.innerHTML = twin ? twin.innerHTML : "";
+      if (window.htmx && el.querySelector("[hx-get], [hx-post]")) window.htmx.process(el);
     });
     form.querySelectorAll("[data-live-attrs]").forEach(function (el) {
       const twin = byId(fresh, el.id);
@@ -351,7 +352,7 @@
     if (!form || form.tagName !== "FORM") return;
     form.reset();
     delete form.dataset.replaces;
-    form.querySelectorAll("[data-live]").forEach(function (el) { el.innerHTML = ""; });
+    form.querySelectorAll("[data-live]:not(#form-actions)").forEach(function (el) { el.innerHTML = ""; });
     form.querySelectorAll("[data-local-error]").forEach(function (el) { el.hidden = true; el.textContent = ""; });
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
     const save = form.querySelector("[data-save-button]");

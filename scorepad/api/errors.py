@@ -1,4 +1,6 @@
-"""Every API error is JSON: ``{"detail": "..."}``, plus ``errors`` by field for bad input."""
+"""Every API error is JSON: ``{"detail": "..."}``, plus ``errors`` by field for bad input.
+
+The services refuse with domain errors; here they get their status codes."""
 
 from __future__ import annotations
 
@@ -8,33 +10,28 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from scorepad import errors
+from scorepad.messages import input_errors
+
 
 def flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     """``{"deal": {"tricks": {"Anna": ["..."]}}}`` → ``{"deal.tricks.Anna": ["..."]}``."""
     out: dict[str, list[str]] = {}
-    if isinstance(detail, dict):
-        for key, value in detail.items():
-            name = "" if key == "non_field_errors" else str(key)
-            path = f"{prefix}.{name}" if prefix and name else (prefix or name)
-            for k, v in flatten(value, path).items():
-                out.setdefault(k, []).extend(v)
-    elif isinstance(detail, list):
-        if all(not isinstance(item, dict | list) for item in detail):
-            out[prefix] = [str(item) for item in detail]
-        else:
-            for i, item in enumerate(detail):
-                if item:
-                    for k, v in flatten(item, f"{prefix}.{i}" if prefix else str(i)).items():
-                        out.setdefault(k, []).extend(v)
-    else:
-        out[prefix] = [str(detail)]
+    for problem in errors.flatten(detail, prefix):
+        out.setdefault(problem.field, []).append(problem.message)
     return out
 
 
 def validation_response(detail: Any) -> Response:
-    errors = flatten(detail)
-    text = "; ".join(f"{k}: {' '.join(v)}" if k else " ".join(v) for k, v in errors.items())
-    return Response({"detail": text, "errors": errors}, status=400)
+    flat = flatten(detail)
+    text = "; ".join(f"{k}: {' '.join(v)}" if k else " ".join(v) for k, v in flat.items())
+    return Response({"detail": text, "errors": flat}, status=400)
+
+
+def invalid(error: errors.InputError) -> exceptions.ValidationError:
+    """A service's InputError as the API's 400 naming every bad field, in the request's
+    language. Raised, not returned: a refused write keeps no Idempotency-Key."""
+    return exceptions.ValidationError(input_errors(error))
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -8,7 +8,6 @@ group's file is far larger than Django's limit for ordinary request bodies.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -16,20 +15,22 @@ from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes, renderer_classes
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import exchange, services
+from scorepad import exchange
 from scorepad.access import READ, WRITE, group_for, session_for
+from scorepad.ids import parse_id
+from scorepad.loaded import Loaded
 
-from . import idempotency
+from . import scorepad_serializers as sp
 from .idempotency import HEADER as IDEMPOTENCY
-from .idempotency import MAX_KEY
-from .scorepad_views import ERRORS_4XX, SessionOut, session_json
+from .idempotency import respond_once
+from .scorepad_serializers import ERRORS_4XX
+from .session_views import session_out
 
 
 class CSVRenderer(BaseRenderer):
@@ -44,33 +45,13 @@ class CSVRenderer(BaseRenderer):
         return b"" if data is None else str(data).encode()
 
 
-class ProblemOut(serializers.Serializer):  # type: ignore[type-arg]
-    path = serializers.CharField()
-    code = serializers.CharField()
-    message = serializers.CharField()
-
-
-class ImportRejectedOut(serializers.Serializer):  # type: ignore[type-arg]
-    detail = serializers.CharField()
-    problems = ProblemOut(many=True, required=False,
-                          help_text="every problem of the file, with its place in it")
-
-
-class SessionImportIn(serializers.Serializer):  # type: ignore[type-arg]
-    group = serializers.IntegerField(min_value=1, help_text="the group to import into")
-    data = serializers.DictField(help_text="a session export file, as GET …/export gives it")
-
-
-class GroupImportOut(serializers.Serializer):  # type: ignore[type-arg]
-    group = serializers.IntegerField()
-    sessions = SessionOut(many=True)
-
-
 REJECTED = {
-    400: OpenApiResponse(ImportRejectedOut, description="not a valid export file, or too big"),
-    409: OpenApiResponse(ImportRejectedOut, description="imported already / group not empty"),
-    422: OpenApiResponse(ImportRejectedOut, description="the referee rejects a deal"),
+    400: OpenApiResponse(sp.ImportRejectedOut, description="not a valid export file, or too big"),
+    409: OpenApiResponse(sp.ImportRejectedOut, description="imported already / group not empty"),
+    422: OpenApiResponse(sp.ImportRejectedOut, description="the referee rejects a deal"),
 }
+#: What a refused import's category answers.
+STATUS = {exchange.INVALID: 400, exchange.RULES: 422, exchange.CONFLICT: 409}
 
 
 def _attachment(response: HttpResponse | Response, filename: str) -> Any:
@@ -81,7 +62,8 @@ def _attachment(response: HttpResponse | Response, filename: str) -> Any:
 def _rejected(error: exchange.ImportRejected) -> Response:
     problems = [p.as_dict() for p in error.problems]
     detail = _("The file was not imported: %(count)s problem(s).") % {"count": len(problems)}
-    return Response({"detail": detail, "problems": problems}, status=error.status)
+    return Response(sp.ImportRejectedOut({"detail": detail, "problems": problems}).data,
+                    status=STATUS[error.category])
 
 
 def _read_raw(request: Request) -> bytes:
@@ -99,27 +81,7 @@ def _read_raw(request: Request) -> bytes:
 def _once(request: Request, raw: bytes, run: Callable[[], Response]) -> Response:
     """``Idempotency-Key`` as for every write (API.md), fingerprinting the raw body: the
     usual decorator would make DRF parse it, under Django's much smaller body limit."""
-    key = request.headers.get("Idempotency-Key")
-    if not key:
-        return run()
-    if len(key) > MAX_KEY:
-        return idempotency.too_long()
-
-    def answer() -> services.Answer:
-        response = run()
-        data = json.loads(JSONRenderer().render(response.data)) if response.data else None
-        return services.Answer(response.status_code, data)
-
-    print_ = services.fingerprint(request.method, request.path,
-                                  hashlib.sha256(raw).hexdigest())
-    try:
-        first = services.once(user=request.user, key=key, print_=print_, run=answer)
-    except services.KeyReused:
-        return idempotency.reused()
-    response = Response(first.body, status=first.status)
-    if first.replayed:
-        response["Idempotent-Replayed"] = "true"
-    return response
+    return respond_once(request, hashlib.sha256(raw).hexdigest(), run)
 
 
 FORMAT_PARAM = OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"],
@@ -159,8 +121,8 @@ def group_export(request: Request, group_id: int) -> Any:
 
 @extend_schema(
     parameters=[IDEMPOTENCY],
-    request=SessionImportIn,
-    responses={201: SessionOut, **ERRORS_4XX, **REJECTED},
+    request=sp.SessionImportIn,
+    responses={201: sp.SESSION, **ERRORS_4XX, **REJECTED},
     summary="Import a session file into a group (every deal checked by the referee)",
     description=("Send {\"group\": id, \"data\": file} (409 if that group holds the session "
                  "already), or the exported file itself: it goes into ?group= or the group "
@@ -179,10 +141,11 @@ def session_import(request: Request) -> Response:
     # with 409 when the group holds that session already)
     bare = isinstance(body, dict) and "format" in body
     group_id = body.get("group") if isinstance(body, dict) else None
+    group_id = group_id if isinstance(group_id, int) else None  # a number in the JSON
     if bare and request.query_params.get("group"):
-        group_id = request.query_params["group"]
-        group_id = int(group_id) if group_id.isdigit() else None
-    if not isinstance(group_id, int) or isinstance(group_id, bool):
+        group_id = request.query_params["group"]  # text in the URL
+    group_id = parse_id(group_id)
+    if group_id is None:
         return _rejected(exchange.ImportRejected(
             [exchange.Problem("group", "invalid", _("must be the id of a group"))]))
     group = group_for(request.user, group_id, WRITE)
@@ -193,7 +156,7 @@ def session_import(request: Request) -> Response:
             session = exchange.session_import(group=group, data=data, copy=bare)
         except exchange.ImportRejected as e:
             return _rejected(e)
-        return Response(session_json(session), status=201)
+        return Response(session_out(Loaded.of(session)), status=201)
 
     return _once(request, raw, run)
 
@@ -201,7 +164,7 @@ def session_import(request: Request) -> Response:
 @extend_schema(
     parameters=[IDEMPOTENCY],
     request=OpenApiTypes.OBJECT,
-    responses={201: GroupImportOut, **ERRORS_4XX, **REJECTED},
+    responses={201: sp.GroupImportOut, **ERRORS_4XX, **REJECTED},
     summary="Import a group file into this group, which must have no sessions yet",
 )
 @api_view(["POST"])
@@ -219,8 +182,8 @@ def group_import(request: Request, group_id: int) -> Response:
             sessions = exchange.group_import(group=group, data=data)
         except exchange.ImportRejected as e:
             return _rejected(e)
-        return Response({"group": group.pk, "sessions": [session_json(x) for x in sessions]},
-                        status=201)
+        body = {"group": group.pk, "sessions": [session_out(Loaded.of(x)) for x in sessions]}
+        return Response(sp.GroupImportOut(body).data, status=201)
 
     return _once(request, raw, run)
 

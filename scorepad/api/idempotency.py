@@ -1,10 +1,12 @@
 """``Idempotency-Key`` for API writes: the same key with the same request gets the first
-answer again (API.md); the same key with another request is refused."""
+answer again (API.md); the same key with another request is refused. The answers are kept
+by ``scorepad.idempotency``; this is how the API asks it."""
 
 from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -14,9 +16,10 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import services
+from scorepad.errors import KeyReused
+from scorepad.idempotency import MAX_KEY, Answer, fingerprint, once
 
-MAX_KEY = 200
+__all__ = ["HEADER", "MAX_KEY", "idempotent", "respond_once"]
 
 HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -39,31 +42,49 @@ def reused() -> Response:
     )
 
 
+def respond_once(request: Request, body: object, run: Callable[[], Response], *,
+                 key: str | None = None, owner: Callable[[Response], Any] | None = None,
+                 verify: Callable[[Any], bool] | None = None) -> Response:
+    """``run()`` once per Idempotency-Key: a repeat of the request (same method, path and
+    ``body``) gets the first answer again, marked ``Idempotent-Replayed``.
+
+    Without a logged-in user (a registration) the key is stored as ``key`` under the
+    account ``owner(response)`` made; ``verify`` decides whether a repeat may see it."""
+    sent = request.headers.get("Idempotency-Key")
+    if not sent:
+        return run()
+    if len(sent) > MAX_KEY:
+        return too_long()
+    anonymous = owner is not None
+
+    def answer() -> Answer:
+        response = run()
+        data = json.loads(JSONRenderer().render(response.data)) if response.data else None
+        return Answer(response.status_code, data,
+                      owner=owner(response) if anonymous and owner else None)
+
+    print_ = fingerprint(request.method, request.path, body)
+    try:
+        first = once(user=None if anonymous else request.user, key=key or sent,
+                     print_=print_, run=answer, verify=verify)
+    except KeyReused:
+        return reused()
+    response = Response(first.body, status=first.status)
+    if first.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
+
+
 def idempotent(view: Any) -> Any:
     """Wrap a DRF function view's writes (inside @api_view, so the user is known)."""
 
     @functools.wraps(view)
     def wrapper(request: Request, *args: Any, **kwargs: Any) -> Response:
-        key = request.headers.get("Idempotency-Key")
-        if request.method in ("GET", "HEAD", "OPTIONS") or not key:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
             return view(request, *args, **kwargs)  # type: ignore[no-any-return]
-        if len(key) > MAX_KEY:
-            return too_long()
+        if not request.headers.get("Idempotency-Key"):
+            return view(request, *args, **kwargs)  # type: ignore[no-any-return]
         body = request.data if isinstance(request.data, dict | list) else str(request.data)
-        print_ = services.fingerprint(request.method, request.path, body)
-
-        def run() -> services.Answer:
-            response = view(request, *args, **kwargs)
-            data = json.loads(JSONRenderer().render(response.data)) if response.data else None
-            return services.Answer(response.status_code, data)
-
-        try:
-            answer = services.once(user=request.user, key=key, print_=print_, run=run)
-        except services.KeyReused:
-            return reused()
-        response = Response(answer.body, status=answer.status)
-        if answer.replayed:
-            response["Idempotent-Replayed"] = "true"
-        return response
+        return respond_once(request, body, lambda: view(request, *args, **kwargs))
 
     return wrapper

@@ -1,4 +1,5 @@
-"""The stateless referee API: rules, and checking deals, auctions and tricks.
+"""The stateless referee API: rules, and checking deals, auctions, tricks, Mura deals and
+Müller Matz beats, hands and piles.
 
 No login; the referee decides, these views only translate JSON to the referee and back.
 """
@@ -25,16 +26,16 @@ from referee.deal import (
     score_deal,
 )
 from referee.money import Penalty, parse_stake, settle
-from referee.muller_matz import MULLER_MATZ_RULES, check_beat
+from referee.muller_matz import MULLER_MATZ_RULES, check_beat, check_hand, check_pile
 from referee.mura import MURA_RULES, check_cards, check_counts, parse_trick_cards
 from referee.rules import PRESETS
 from referee.trick import Play, check_trick
 from referee.violations import RuleError, Violation
+from scorepad.fields import raise_rule_error
 from scorepad.messages import beat_reason, violation_json
 
 from . import serializers as s
 from .errors import validation_response
-from .fields import raise_rule_error
 
 ERRORS = {400: s.ErrorOut, 422: s.ViolationsOut}
 
@@ -152,6 +153,7 @@ def mulatschak_deal(request: Request) -> Response:
             data["scores_before"],
             data["collapses_before"],
             data["previous_stayed_home"],
+            data["knocks_before"],
         )
     except RuleError as e:
         return _rule_error_response(e)
@@ -162,24 +164,27 @@ def mulatschak_deal(request: Request) -> Response:
         return violations_response(violations)
     pending = multiplier_of(
         rules_, multiplier_factors(rules_, hearts=False, collapses=result.collapses_after,
-                                   knocked=False)
+                                   knocked=False, knocks_before=result.knocks_after)
     )
-    return Response(
-        {
-            "legal": True,
-            "multiplier": result.multiplier,
-            "factors": [str(f) for f in result.factors],
-            "deltas": dict(result.deltas),
-            "scores_after": dict(result.scores_after),
-            "reasons": {p: str(r) for p, r in result.reasons.items()},
-            "declarer_made": result.declarer_made,
-            "game_over": result.game_over,
-            "winners": list(result.winners),
-            "collapses_after": result.collapses_after,
-            "pending_multiplier": pending,
-            "next_dealer": result.next_dealer,
-        }
-    )
+    body: dict[str, Any] = {
+        "legal": True,
+        "multiplier": result.multiplier,
+        "factors": [str(f) for f in result.factors],
+        "deltas": dict(result.deltas),
+        "scores_after": dict(result.scores_after),
+        "reasons": {p: str(r) for p, r in result.reasons.items()},
+        "declarer_made": result.declarer_made,
+        "game_over": result.game_over,
+        "winners": list(result.winners),
+        "collapses_after": result.collapses_after,
+        "knocks_after": result.knocks_after,
+        "pending_multiplier": pending,
+        "next_dealer": result.next_dealer,
+        "sitting_out": result.sitting_out,
+    }
+    if result.exchange_totals is not None:
+        body["exchange_totals"] = result.exchange_totals.as_dict()
+    return Response(body)
 
 
 @extend_schema(
@@ -206,6 +211,7 @@ def mulatschak_auction(request: Request) -> Response:
             "declarer": result.declarer,
             "bid": result.bid,
             "all_passed": result.all_passed,
+            "sitting_out": result.sitting_out,
         }
     )
 
@@ -248,9 +254,10 @@ def mura_deal(request: Request) -> Response:
     try:
         if "trick_cards" in data:
             tricks = parse_trick_cards(data["trick_cards"])
-            result = check_cards(data["players"], tricks)
+            result = check_cards(data["players"], tricks, dealer=data.get("dealer"))
         else:
-            result = check_counts(data["players"], data["tricks"], data["figures"])
+            result = check_counts(data["players"], data["tricks"], data["figures"],
+                                  dealer=data.get("dealer"))
     except RuleError as e:
         return _rule_error_response(e)
     if not result.legal:
@@ -314,3 +321,68 @@ def muller_matz_beat(request: Request) -> Response:
     return Response(
         {"legal": result.legal, "reason": beat_reason(result.reason), "reason_code": result.reason}
     )
+
+
+@extend_schema(
+    request=s.HandRequest,
+    responses={200: s.HandOut, 400: s.ErrorOut},
+    summary="What a hand may do: draw, swap the lowest trump, go to sleep",
+    examples=[
+        OpenApiExample(
+            "Four cards after a pick-up",
+            request_only=True,
+            value={"trump": "hearts", "hand": ["hearts-2", "hearts-9", "hearts-king",
+                                               "spades-9"],
+                   "stock": 5, "turned_up": "hearts-queen"},
+        )
+    ],
+)
+@api_view(["POST"])
+@stateless
+def muller_matz_hand(request: Request) -> Response:
+    data = _validated(s.HandRequest, request)
+    try:
+        state = check_hand(data["hand"], data["trump"], data["stock"], data["turned_up"],
+                           data.get("rules") or MULLER_MATZ_RULES)
+    except RuleError as e:
+        return _rule_error_response(e)
+    return Response(state.as_dict())
+
+
+@extend_schema(
+    request=s.PileRequest,
+    responses={200: s.PileOut, 400: s.ErrorOut, 422: s.PileViolationsOut},
+    summary="Check the plays of one second-life pile and say who wins it and who is next",
+    examples=[
+        OpenApiExample(
+            "A complete pile of three",
+            request_only=True,
+            value={"trump": "hearts", "players": ["Hans", "Grete", "Sepp"],
+                   "plays": [{"player": "Hans", "card": "spades-9"},
+                             {"player": "Grete", "card": "spades-queen"},
+                             {"player": "Sepp", "card": "hearts-3"}]},
+        )
+    ],
+)
+@api_view(["POST"])
+@stateless
+def muller_matz_pile(request: Request) -> Response:
+    data = _validated(s.PileRequest, request)
+    plays = [
+        {"player": p["player"], "card": p["card"], "pick_up": p["pick_up"]}
+        for p in data["plays"]
+    ]
+    try:
+        result = check_pile(data["trump"], data["players"], plays, data["hands"],
+                            data.get("rules") or MULLER_MATZ_RULES)
+    except RuleError as e:
+        return _rule_error_response(e)
+    body = {
+        "pile": [c.code for c in result.cards],
+        "complete": result.complete,
+        "winner": result.winner,
+        "next": result.next,
+    }
+    if not result.legal:
+        return violations_response(result.violations, **body)
+    return Response({"legal": True, **body})

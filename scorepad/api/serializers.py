@@ -8,20 +8,23 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from referee.auction import normalize_call
+from referee.exchange import Form, exchange_from_dict, exchange_to_dict
 from referee.violations import RuleError
-from scorepad.messages import input_error_message
-
-from .fields import (
+from scorepad.fields import (
     MAX_PLAYERS,
     CardField,
+    CountsField,
     MulatschakRulesField,
+    MullerMatzRulesField,
     NameField,
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
     UniqueNamesField,
 )
+from scorepad.games.mulatschak import CallIn, DealIn
+from scorepad.games.mura import MuraTrickIn, counts_or_cards
+from scorepad.messages import input_error_message
 
 SCORE_LIMIT = 1_000_000
 
@@ -43,72 +46,74 @@ class ScoresField(serializers.DictField):
         return dict(super().to_internal_value(data))
 
 
-class CountsField(serializers.DictField):
-    """Per-player small counts (tricks, cards exchanged)."""
+#: The largest count an exchange entry may carry (a talon has at most 26 cards).
+MAX_EXCHANGE_COUNT = 99
 
-    def __init__(self, *, minimum: int, **kwargs: Any) -> None:
-        super().__init__(child=StrictIntegerField(min_value=minimum, max_value=99), **kwargs)
-
-    def to_internal_value(self, data: Any) -> dict[str, int]:
-        if isinstance(data, dict) and len(data) > MAX_PLAYERS:
-            raise serializers.ValidationError(_("names too many players"))
-        return dict(super().to_internal_value(data))
+_COUNT_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_EXCHANGE_COUNT}
+_EXCHANGE_SCHEMA = {
+    "type": "object",
+    "description": (
+        "One player's exchange by form (RULES §2.7): plain (cards; face_up, face_up_kept for "
+        "the declarer's chain on sight), on_sight (refused), ace_five, seven_six, bridge "
+        "(face_up, default 1)."
+    ),
+    "properties": {
+        "form": {"type": "string", "enum": [str(f) for f in Form]},
+        "cards": _COUNT_SCHEMA,
+        "face_up": _COUNT_SCHEMA,
+        "face_up_kept": _COUNT_SCHEMA,
+        "refused": {"type": "boolean"},
+    },
+    "required": ["form"],
+    "additionalProperties": False,
+}
 
 
 @extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "integer", "minimum": 0, "maximum": 5},
-            {"type": "string", "enum": ["pass", "hold", "muli"]},
-        ]
-    }
+    {"type": "object", "additionalProperties": _EXCHANGE_SCHEMA, "nullable": True,
+     "maxProperties": MAX_PLAYERS}
 )
-class CallField(serializers.Field):  # type: ignore[type-arg]
-    def to_internal_value(self, data: Any) -> int | str:
-        if isinstance(data, int) and not isinstance(data, bool) and not -99 <= data <= 99:
-            raise serializers.ValidationError(_("must be a number of tricks from 0 to 5"))
-        try:
-            return normalize_call(data)
-        except RuleError as e:
-            raise serializers.ValidationError(input_error_message(e)) from e
+class ExchangesField(serializers.Field):  # type: ignore[type-arg]
+    """``{"Anna": {"form": "on_sight", "refused": true}, ...}`` → referee Exchanges.
+
+    A malformed entry answers 400 naming its field (``deal.exchanges.Anna.form``)."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(_("must be an object"))
+        if len(data) > MAX_PLAYERS:
+            raise serializers.ValidationError(_("names too many players"))
+        out: dict[str, Any] = {}
+        for name, entry in data.items():
+            try:
+                NameField().run_validation(name)
+            except serializers.ValidationError as e:
+                raise serializers.ValidationError({name: e.detail}) from e
+            try:
+                out[name] = exchange_from_dict(entry, "entry", maximum=MAX_EXCHANGE_COUNT)
+            except RuleError as e:
+                detail: Any = [input_error_message(e)]
+                for part in reversed(e.field.split(".")[1:]):
+                    detail = {part: detail}
+                raise serializers.ValidationError({name: detail}) from e
+        return out
 
     def to_representation(self, value: Any) -> Any:
-        return value
+        return {name: exchange_to_dict(x) for name, x in value.items()}
 
 
-class CallIn(serializers.Serializer):  # type: ignore[type-arg]
-    player = NameField()
-    call = CallField()
+class RefereeDealIn(DealIn):
+    """A deal for the referee: the session's deal, plus the exchange forms of RULES §2.7."""
 
-
-class DealIn(serializers.Serializer):  # type: ignore[type-arg]
-    kind = serializers.ChoiceField(["played", "collapsed", "passed"], default="played")
-    knocked = StrictBooleanField(default=False)
-    declarer = NameField(required=False, allow_null=True)
-    bid = StrictIntegerField(required=False, allow_null=True, min_value=-99, max_value=99)
-    trump = StrictCharField(required=False, allow_null=True, max_length=20)
-    stayed_home = UniqueNamesField(required=False, default=list)
-    tricks = CountsField(minimum=-99, required=False, default=dict)
-    exchanged = CountsField(minimum=0, required=False, allow_null=True, default=None)
-    muli_breaker = NameField(required=False, allow_null=True, default=None)
-    auction = serializers.ListField(
-        child=CallIn(), required=False, allow_null=True, default=None, max_length=60
-    )
+    exchanges = ExchangesField(required=False, allow_null=True, default=None)
+    trump_delayed = StrictBooleanField(required=False, default=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["kind"] == "played":
-            missing = {
-                name: [_("is required for a played deal")]
-                for name in ("declarer", "bid", "trump")
-                if attrs.get(name) is None
-            }
-            if missing:
-                raise serializers.ValidationError(missing)
-        else:
+        attrs = super().validate(attrs)
+        if attrs["kind"] != "played":
             extra = {
                 name: [_("a deal that was not played has none")]
-                for name in ("declarer", "bid", "trump", "muli_breaker", "stayed_home",
-                             "tricks", "exchanged")
+                for name in ("exchanges", "trump_delayed")
                 if attrs.get(name)
             }
             if extra:
@@ -125,8 +130,19 @@ class TableIn(serializers.Serializer):  # type: ignore[type-arg]
 
 class DealRequest(TableIn):
     collapses_before = StrictIntegerField(min_value=0, max_value=60, default=0)
+    knocks_before = StrictIntegerField(
+        min_value=0, max_value=60, default=0,
+        help_text="the knocked deals among collapses_before (RULES §2.8); 0..collapses_before",
+    )
     previous_stayed_home = UniqueNamesField(required=False, default=list)
-    deal = DealIn()
+    deal = RefereeDealIn()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["knocks_before"] > attrs["collapses_before"]:
+            error = RuleError("knocks_before", "must not exceed collapses_before",
+                              "knocks_over_collapses", max=attrs["collapses_before"])
+            raise serializers.ValidationError({"knocks_before": [input_error_message(error)]})
+        return attrs
 
 
 class AuctionRequest(TableIn):
@@ -166,6 +182,11 @@ class ErrorOut(serializers.Serializer):  # type: ignore[type-arg]
     errors = serializers.DictField(required=False)
 
 
+class ExchangeTotalsOut(serializers.Serializer):  # type: ignore[type-arg]
+    drawn = serializers.IntegerField(help_text="cards drawn from the talon by all exchanges")
+    talon = serializers.IntegerField(help_text="pack size − 5 × active players")
+
+
 class DealOut(serializers.Serializer):  # type: ignore[type-arg]
     legal = serializers.BooleanField()
     multiplier = serializers.IntegerField()
@@ -177,8 +198,11 @@ class DealOut(serializers.Serializer):  # type: ignore[type-arg]
     game_over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.CharField())
     collapses_after = serializers.IntegerField()
+    knocks_after = serializers.IntegerField(help_text="knocks carried to the next deal (§2.8)")
     pending_multiplier = serializers.IntegerField()
     next_dealer = serializers.CharField()
+    sitting_out = serializers.CharField(allow_null=True, help_text="who sits out (§2.9)")
+    exchange_totals = ExchangeTotalsOut(required=False)
 
 
 class AuctionOut(serializers.Serializer):  # type: ignore[type-arg]
@@ -186,6 +210,7 @@ class AuctionOut(serializers.Serializer):  # type: ignore[type-arg]
     declarer = serializers.CharField(allow_null=True)
     bid = serializers.IntegerField(allow_null=True)
     all_passed = serializers.BooleanField()
+    sitting_out = serializers.CharField(allow_null=True)
 
 
 class TrickOut(serializers.Serializer):  # type: ignore[type-arg]
@@ -213,37 +238,19 @@ class RulesOut(serializers.Serializer):  # type: ignore[type-arg]
 # --- Mura and Müller Matz ---------------------------------------------------------
 
 
-class MuraTrickIn(serializers.Serializer):  # type: ignore[type-arg]
-    leader = NameField()
-    cards = serializers.DictField(child=CardField())
-
-    def validate_cards(self, value: dict[str, str]) -> dict[str, str]:
-        if len(value) > MAX_PLAYERS:
-            raise serializers.ValidationError(_("names too many players"))
-        return value
-
-
 class MuraDealRequest(serializers.Serializer):  # type: ignore[type-arg]
     """Counts (``tricks`` and ``figures``) or, instead of both, ``trick_cards``."""
 
     players = UniqueNamesField(min_length=1)
+    dealer = NameField(
+        required=False, help_text="optional: card by card, the next player leads trick 1"
+    )
     tricks = CountsField(minimum=-99, required=False)
     figures = CountsField(minimum=-99, required=False)
     trick_cards = serializers.ListField(child=MuraTrickIn(), required=False, max_length=16)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        counts = [name for name in ("tricks", "figures") if name in attrs]
-        if "trick_cards" in attrs:
-            if counts:
-                raise serializers.ValidationError(
-                    {name: [_("give counts or trick_cards, not both")] for name in counts}
-                )
-        elif len(counts) != 2:
-            missing = {"tricks", "figures"} - set(counts)
-            raise serializers.ValidationError(
-                {name: [_("is required (or give trick_cards instead)")] for name in missing}
-            )
-        return attrs
+        return counts_or_cards(attrs)
 
 
 class MuraResultOut(serializers.Serializer):  # type: ignore[type-arg]
@@ -317,3 +324,75 @@ class BeatOut(serializers.Serializer):  # type: ignore[type-arg]
     legal = serializers.BooleanField()
     reason = serializers.CharField()
     reason_code = serializers.CharField()
+
+
+# --- Müller Matz: a hand, a pile ---------------------------------------------------------
+
+FRENCH_SUITS = ["clubs", "diamonds", "hearts", "spades"]
+#: Two packs hold 104 cards.
+MAX_CARDS = 104
+
+
+class HandRequest(serializers.Serializer):  # type: ignore[type-arg]
+    rules = MullerMatzRulesField(required=False)
+    trump = serializers.ChoiceField(FRENCH_SUITS)
+    hand = serializers.ListField(child=CardField(), max_length=MAX_CARDS)
+    stock = StrictIntegerField(min_value=0, max_value=MAX_CARDS,
+                               help_text="cards left in the stock, the turned-up card included")
+    turned_up = CardField(required=False, allow_null=True, default=None)
+
+
+class HandOut(serializers.Serializer):  # type: ignore[type-arg]
+    draw = serializers.IntegerField()
+    may_swap = serializers.BooleanField()
+    swap_card = serializers.CharField(allow_null=True)
+    may_sleep = serializers.BooleanField()
+    sleep_cards = serializers.IntegerField()
+
+
+class PileActionIn(serializers.Serializer):  # type: ignore[type-arg]
+    """A card played, or ``"pick_up": true``: exactly one of them."""
+
+    player = NameField()
+    card = CardField(required=False, allow_null=True, default=None)
+    pick_up = StrictBooleanField(required=False, default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if (attrs["card"] is None) != attrs["pick_up"]:
+            error = RuleError("play", 'give either a card or "pick_up": true', "card_or_pick_up")
+            raise serializers.ValidationError(input_error_message(error))
+        return attrs
+
+
+class HandsField(serializers.DictField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=serializers.ListField(child=CardField(), max_length=MAX_CARDS),
+                         **kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, list[str]]:
+        if isinstance(data, dict) and len(data) > MAX_PLAYERS:
+            raise serializers.ValidationError(_("names too many players"))
+        return dict(super().to_internal_value(data))
+
+
+class PileRequest(serializers.Serializer):  # type: ignore[type-arg]
+    rules = MullerMatzRulesField(required=False)
+    trump = serializers.ChoiceField(FRENCH_SUITS)
+    players = UniqueNamesField(min_length=2, help_text="those holding cards, in order of play")
+    plays = serializers.ListField(child=PileActionIn(), max_length=MAX_CARDS)
+    hands = HandsField(required=False, allow_null=True, default=None)
+
+
+class PileOut(serializers.Serializer):  # type: ignore[type-arg]
+    legal = serializers.BooleanField()
+    pile = serializers.ListField(child=serializers.CharField())
+    complete = serializers.BooleanField()
+    winner = serializers.CharField(allow_null=True)
+    next = serializers.CharField(allow_null=True)
+
+
+class PileViolationsOut(ViolationsOut):
+    pile = serializers.ListField(child=serializers.CharField())
+    complete = serializers.BooleanField()
+    winner = serializers.CharField(allow_null=True)
+    next = serializers.CharField(allow_null=True)

@@ -4,9 +4,8 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from . import account_views, group_views, referee_views, session_views, stats_views
 from . import exchange_views as ex
-from . import referee_views
-from . import scorepad_views as sp
 
 app_name = "api"
 
@@ -29,26 +28,31 @@ urlpatterns = [
     path("referee/mura/deal", referee_views.mura_deal, name="mura_deal"),
     path("referee/mura/settle", referee_views.mura_settle, name="mura_settle"),
     path("referee/muller-matz/beat", referee_views.muller_matz_beat, name="muller_matz_beat"),
-    path("auth/register", sp.register, name="register"),
-    path("auth/token", sp.token, name="token"),
-    path("groups/", sp.groups, name="groups"),
-    path("groups/<int:group_id>/players/", sp.players, name="players"),
-    path("groups/<int:group_id>/players/<int:player_id>/", sp.player_detail,
+    path("referee/muller-matz/hand", referee_views.muller_matz_hand, name="muller_matz_hand"),
+    path("referee/muller-matz/pile", referee_views.muller_matz_pile, name="muller_matz_pile"),
+    path("auth/register", account_views.register, name="register"),
+    path("auth/token", account_views.token, name="token"),
+    path("auth/token/revoke", account_views.token_revoke, name="token_revoke"),
+    path("auth/password", account_views.password, name="password"),
+    path("groups/", group_views.groups, name="groups"),
+    path("groups/<int:group_id>/players/", group_views.players, name="players"),
+    path("groups/<int:group_id>/players/<int:player_id>/", group_views.player_detail,
          name="player_detail"),
-    path("groups/<int:group_id>/members/", sp.members, name="members"),
-    path("sessions/", sp.sessions, name="sessions"),
-    path("sessions/<int:session_id>/", sp.session_detail, name="session_detail"),
-    path("sessions/<int:session_id>/deals/", sp.deals, name="deals"),
-    path("sessions/<int:session_id>/deals/<int:number>/", sp.deal_detail, name="deal_detail"),
-    path("sessions/<int:session_id>/scoreboard", sp.scoreboard, name="scoreboard"),
-    path("sessions/<int:session_id>/history", sp.history, name="history"),
-    path("sessions/<int:session_id>/settlement", sp.settlement, name="settlement"),
-    path("sessions/<int:session_id>/watch-link", sp.watch_link, name="watch_link"),
-    path("players/<int:player_id>/stats", sp.player_stats, name="player_stats"),
-    path("me/stats", sp.my_stats, name="my_stats"),
+    path("groups/<int:group_id>/members/", group_views.members, name="members"),
+    path("sessions/", session_views.sessions, name="sessions"),
+    path("sessions/<int:session_id>/", session_views.session_detail, name="session_detail"),
+    path("sessions/<int:session_id>/deals/", session_views.deals, name="deals"),
+    path("sessions/<int:session_id>/deals/<int:number>/", session_views.deal_detail,
+         name="deal_detail"),
+    path("sessions/<int:session_id>/scoreboard", session_views.scoreboard, name="scoreboard"),
+    path("sessions/<int:session_id>/history", session_views.history, name="history"),
+    path("sessions/<int:session_id>/settlement", session_views.settlement, name="settlement"),
+    path("sessions/<int:session_id>/watch-link", session_views.watch_link, name="watch_link"),
+    path("players/<int:player_id>/stats", stats_views.player_stats, name="player_stats"),
+    path("me/stats", stats_views.my_stats, name="my_stats"),
     path("sessions/<int:session_id>/export", ex.session_export, name="session_export"),
     path("sessions/import", ex.session_import, name="session_import"),
     path("groups/<int:group_id>/export", ex.group_export, name="group_export"),
     path("groups/<int:group_id>/import", ex.group_import, name="group_import"),
-    path("watch/<str:token>/scoreboard", sp.watch_scoreboard, name="watch_scoreboard"),
+    path("watch/<str:token>/scoreboard", session_views.watch_scoreboard, name="watch_scoreboard"),
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from scorepad.forms import TRUMPS
+from scorepad.games.mulatschak import TRUMPS
 
 register = template.Library()
 

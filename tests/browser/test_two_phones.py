@@ -82,3 +82,59 @@ def test_a_deal_on_phone_a_shows_on_phone_b_and_the_watch_link_within_2_seconds(
     a.wait_for_load_state()
     _wait_for(lambda: "×1" in watcher.locator("#scoreboard .next").inner_text(), 2.5)
     _wait_for(lambda: "×1" in b.locator("#scoreboard .next").inner_text(), 2.5)
+
+
+def _tap(page: Any, selector: str) -> None:
+    """Tap something that makes the deal form check itself; wait for the swapped form."""
+    with page.expect_response(lambda r: r.url.endswith("/check")):
+        page.locator(selector).click()
+    deadline = time.monotonic() + 10
+    while page.evaluate("() => document.querySelectorAll('.htmx-request').length") > 0:
+        assert time.monotonic() < deadline, "htmx did not settle"
+        page.wait_for_timeout(20)
+
+
+def test_a_stale_form_on_phone_b_keeps_what_b_typed_and_saves_only_when_confirmed(
+    browser, live_server, table
+):
+    """Phones A and B both open deal 1; B types a deal, A records deal 1 first. B's form
+    says so, keeps B's deal and its number through further taps, and records it as deal 2
+    only when B presses the button that says so (issue 12: it used to renumber itself
+    and record a duplicate)."""
+    from scorepad.models import Deal
+
+    session = table["session"]
+    a = _login(browser, live_server, "anna")
+    b = _login(browser, live_server, "bert")
+    url = f"{live_server.url}/sessions/{session.pk}/"
+    a.goto(url)
+    b.goto(url)
+    for selector in ("label[for=decl-1]", "label[for=bid-3]", "label[for=trump-leaves]"):
+        _tap(b, selector)
+
+    a.get_by_role("button", name="Collapsed").click()
+    a.wait_for_load_state()
+    _wait_for(lambda: b.locator("#stale-notice.warning").count() == 1, 3)
+    notice = b.locator("#stale-notice").inner_text()
+    assert "Deal 1 was recorded on another phone" in notice and "collapsed" in notice
+
+    # B's next taps (the tricks) re-check the form: still deal 1, still stale, B's deal kept
+    for seat, tricks in enumerate((1, 2, 1)):  # the last player's trick fills itself in
+        for _ in range(tricks):
+            _tap(b, f"button[name=step][value='{seat}:+1']")
+    assert b.locator("input[name=t_3]").get_attribute("placeholder") == "1"
+    assert b.locator("#deal-form input[name=number]").input_value() == "1"
+    assert b.locator("#stale-notice.warning").count() == 1
+    assert b.locator("#decl-1").is_checked() and b.locator("#trump-leaves").is_checked()
+    assert b.locator("#deal-form .preview").is_visible()
+    assert Deal.objects.filter(session=session).count() == 1
+    b.screenshot(path=str(SCREENSHOTS / "two-phones-stale-form.png"), full_page=True)
+
+    save = b.locator("#deal-form .actions button.big")
+    assert save.inner_text() == "Save as deal 2" and save.get_attribute("aria-disabled") is None
+    with b.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
+        save.click()  # the page's script saves it; the answer is swapped in
+    b.wait_for_selector("text=Deal 2 recorded.")
+    deals = list(Deal.objects.filter(session=session).order_by("number"))
+    assert [d.number for d in deals] == [1, 2]
+    assert deals[1].data["bid"] == 3 and deals[1].data["trump"] == "leaves"

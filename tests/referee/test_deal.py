@@ -13,10 +13,13 @@ from referee.deal import (
     Table,
     check_deal,
     collapses_after,
+    deal_from_dict,
+    deal_to_dict,
     forehand,
     next_dealer,
     score_deal,
 )
+from referee.exchange import Exchange
 from referee.rules import mulatschak_rules
 from referee.violations import RuleError
 from tests.docs import first_column_codes
@@ -594,6 +597,7 @@ def test_every_violation_is_reported_at_once():
         ("tricks_sum", None),
         ("exchange_forbidden_low_score", CILLI),
         ("exchange_too_many", CILLI),
+        ("exchange_by_absent", CILLI),  # the one change to old records (RULES §2.7.6)
         ("knock_not_allowed", None),
         ("stay_home_twice", BERT),
     ]
@@ -603,6 +607,7 @@ def test_violations_come_in_the_order_of_the_rules_table():
     assert CODE_ORDER[1:] == (
         "unknown_player",
         "dealer_not_seated",
+        "player_sitting_out",
         "bid_out_of_range",
         "bid_forbidden_low_score",
         "trump_invalid",
@@ -619,6 +624,12 @@ def test_violations_come_in_the_order_of_the_rules_table():
         "exchange_forbidden_low_score",
         "exchange_too_many",
         "exchange_exceeds_talon",
+        "exchange_recorded_twice",
+        "exchange_by_absent",
+        "exchange_form_not_allowed",
+        "seven_six_not_bells",
+        "face_up_chain_invalid",
+        "delayed_trump_without_bridge",
         "knock_not_allowed",
         "stay_home_twice",
         "muli_breaker_required",
@@ -640,6 +651,7 @@ def test_a_second_bundle_of_violations_is_reported_together():
         "exchange_forbidden_muli",
         "exchange_forbidden_muli",
         "exchange_forbidden_low_score",
+        "exchange_by_absent",
     ]
 
 
@@ -779,6 +791,17 @@ TRIGGERS: dict[str, tuple[Table, Deal]] = {
         played(tricks={ANNA: 2, BERT: 1, CILLI: 1, DOMINIK: 1, ERNA: 0, FRANZ: 0},
                exchanged={ANNA: 5, BERT: 2}),
     ),
+    "exchange_recorded_twice": (table(), played(exchanged={BERT: 1},
+                                               exchanges={BERT: Exchange.on_sight()})),
+    "exchange_by_absent": (table(), played(stayed_home=[BERT], exchanged={BERT: 1},
+                                          tricks={ANNA: 3, CILLI: 1, DOMINIK: 1})),
+    "exchange_form_not_allowed": (table("geiser"), played(exchanges={BERT: Exchange.ace_five()})),
+    "seven_six_not_bells": (table(), played(exchanges={BERT: Exchange.seven_six()})),
+    "face_up_chain_invalid": (table(), played(exchanges={BERT: Exchange.bridge(face_up=0)})),
+    "delayed_trump_without_bridge": (table(overrides={"delayed_trump": True}),
+                                     played(trump_delayed=True)),
+    "player_sitting_out": (table("murln", {"sit_out_at": 4}),
+                           played(tricks={ANNA: 2, BERT: 2, CILLI: 1, DOMINIK: 0})),
     "knock_not_allowed": (table("geiser"), played(knocked=True)),
     "stay_home_twice": (
         table(overrides={"no_stay_home_twice": True}, previous_home=(BERT,)),
@@ -819,3 +842,37 @@ def test_per_player_violations_come_in_seat_order_whatever_the_record_order():
                        tricks={"Dominik": 9, "Anna": 7, "Bert": 0, "Cilli": 0})
     codes = [(v.code, v.player) for v in check_deal(table, deal) if v.player]
     assert codes == [("tricks_out_of_range", "Anna"), ("tricks_out_of_range", "Dominik")]
+
+
+@pytest.mark.parametrize(("data", "field"), [
+    ({"kind": "won"}, "kind"),
+    ({}, "kind"),
+    ({"kind": "passed", "knocked": "yes"}, "knocked"),
+    ({"kind": "played", "bid": 2, "trump": "acorns"}, "declarer"),
+    ({"kind": "played", "declarer": "Anna", "bid": "2", "trump": "acorns"}, "bid"),
+    ({"kind": "played", "declarer": "Anna", "bid": True, "trump": "acorns"}, "bid"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": 3}, "trump"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "tricks": {"Anna": "two"}}, "tricks.Anna"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "tricks": [2, 1]}, "tricks"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "stayed_home": "Cilli"}, "stayed_home"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "stayed_home": [None]}, "stayed_home.0"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "exchanged": {"Anna": 1.5}}, "exchanged.Anna"),
+    ({"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+      "muli_breaker": 7}, "muli_breaker"),
+])
+def test_a_deal_the_referee_cannot_read_is_a_rule_error_naming_the_field(data, field):
+    with pytest.raises(RuleError) as e:
+        deal_from_dict(data)
+    assert e.value.field == field
+
+
+def test_a_deal_read_back_from_its_dict_is_the_same_deal():
+    deal = Deal.played(declarer="Anna", bid=3, trump="hearts", tricks={"Anna": 3, "Bert": 2},
+                       stayed_home=["Cilli"], knocked=True, exchanged={"Anna": 2},
+                       muli_breaker=None)
+    assert deal_from_dict(deal_to_dict(deal)) == deal

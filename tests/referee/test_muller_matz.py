@@ -50,6 +50,7 @@ def test_the_default_rules_are_data() -> None:
         "two_packs_from": 5,
         "lowest_trump": "2",
         "sleep_trumps": 3,
+        "hand_size": 3,
     }
 
 

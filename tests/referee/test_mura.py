@@ -22,6 +22,7 @@ from referee.mura import (
     card_figures,
     check_cards,
     check_counts,
+    first_leader,
     mura_rules,
     parse_trick_cards,
     penalties,
@@ -814,3 +815,39 @@ def test_nobody_is_ever_in_mura_with_five_tricks(
     for result in check_cards(SEATS, deal[0]).results.values():
         assert 0 <= result.mura <= 4
         assert result.zero == (result.tricks == 0)
+
+
+# ---------------------------------------------------------------------------------------
+# Who leads the first trick (RULES.md §3.1)
+
+
+def test_the_player_after_the_dealer_in_order_of_play_leads_the_first_trick() -> None:
+    assert first_leader(SEATS, "Resi") == "Hans"
+    assert first_leader(SEATS, "Hans") == "Grete"
+    assert check_cards(SEATS, golden(), dealer="Resi").legal
+
+
+def test_a_first_trick_led_by_another_player_is_a_wrong_leader() -> None:
+    result = check_cards(SEATS, golden(), dealer="Sepp")
+    assert [(v.code, v.player, dict(v.params)) for v in result.violations] == [
+        ("wrong_leader", "Hans", {"trick": 1, "expected": "Resi"})]
+
+
+def test_without_a_dealer_the_first_trick_is_not_checked() -> None:
+    assert check_cards(SEATS, golden()).legal
+
+
+def test_a_dealer_who_is_not_seated_is_reported_and_checks_no_first_leader() -> None:
+    result = check_cards(SEATS, golden(), dealer="Xaver")
+    assert [(v.code, v.player) for v in result.violations] == [("dealer_not_seated", "Xaver")]
+    counts = check_counts(SEATS, {"Hans": 2, "Grete": 2, "Sepp": 2, "Resi": 2},
+                          {"Hans": 5, "Grete": 5, "Sepp": 5, "Resi": 5}, dealer="Xaver")
+    assert codes(counts) == ["dealer_not_seated"]
+    assert check_counts(SEATS, {"Hans": 2, "Grete": 2, "Sepp": 2, "Resi": 2},
+                        {"Hans": 5, "Grete": 5, "Sepp": 5, "Resi": 5}, dealer="Hans").legal
+
+
+def test_a_dealer_that_is_no_name_is_a_rule_error() -> None:
+    with pytest.raises(RuleError) as caught:
+        check_cards(SEATS, golden(), dealer=3)  # type: ignore[arg-type]
+    assert caught.value.field == "dealer"

@@ -43,10 +43,29 @@ COMMON = {
     "all_pass": "redeal",
     "no_stay_home_twice": False,
     "score_floor": None,
+    "delayed_trump": False,
+    "knock_survives_collapse": False,
+    "sit_out_at": None,
+}
+#: The special exchange forms are Salzburg's (seed 003); seed 001 has the declarer's chain.
+SALZBURG_EXCHANGE = {
+    "exchange_on_sight": True,
+    "exchange_ace_five": True,
+    "exchange_bridge": True,
+    "exchange_seven_six": True,
+    "declarer_on_sight_chain": False,
+}
+SEED_001_EXCHANGE = {
+    "exchange_on_sight": False,
+    "exchange_ace_five": False,
+    "exchange_bridge": False,
+    "exchange_seven_six": False,
+    "declarer_on_sight_chain": True,
 }
 EXPECTED = {
     "salzburg": {
         **COMMON,
+        **SALZBURG_EXCHANGE,
         "pack": "german36",
         "players_min": 2,
         "players_max": 6,
@@ -62,6 +81,7 @@ EXPECTED = {
     },
     "geiser": {
         **COMMON,
+        **SEED_001_EXCHANGE,
         "pack": "german36",
         "players_min": 2,
         "players_max": 5,
@@ -77,6 +97,7 @@ EXPECTED = {
     },
     "murln": {
         **COMMON,
+        **SEED_001_EXCHANGE,
         "pack": "german33",
         "players_min": 2,
         "players_max": 5,

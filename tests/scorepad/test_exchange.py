@@ -278,7 +278,7 @@ def test_importing_the_same_file_twice_is_refused_as_a_conflict(anna):
     exchange.session_import(group=target, data=data)
     with pytest.raises(exchange.ImportRejected) as e:
         exchange.session_import(group=target, data=data)
-    assert e.value.status == 409
+    assert e.value.category == "conflict"  # the API answers 409
     assert [p.path for p in e.value.problems] == ["session/uid"]
     assert target.sessions.count() == 1
 
@@ -294,7 +294,7 @@ def test_an_illegal_deal_is_rejected_with_its_place_and_nothing_is_written(anna)
     paths = {p.path for p in e.value.problems}
     assert "session/deals/3/data/bid" in paths
     assert any(p.startswith("session/deals/2/data") for p in paths)
-    assert e.value.status == 400
+    assert e.value.category == "invalid"  # 400
     assert not target.sessions.exists() and not target.players.exists()
     assert Session.objects.count() == 1
 
@@ -305,7 +305,7 @@ def test_only_referee_objections_answer_422_naming_the_deal(anna):
     data["session"]["deals"][0]["data"]["tricks"]["Anna"] = 4
     with pytest.raises(exchange.ImportRejected) as e:
         exchange.session_import(group=group_with(anna, name="Copy"), data=data)
-    assert e.value.status == 422
+    assert e.value.category == "rules"  # 422
     first = e.value.problems[0]
     assert first.path == "session/deals/0/data" and "deal 1" in first.message
 
@@ -345,7 +345,7 @@ def test_a_group_file_only_goes_into_a_group_without_sessions(anna):
     session_at(group, anna)
     with pytest.raises(exchange.ImportRejected) as e:
         exchange.group_import(group=group, data=exchange.group_export(group))
-    assert e.value.status == 409
+    assert e.value.category == "conflict"  # the API answers 409
 
 
 def test_roster_names_match_whatever_their_case(anna):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad import services
+from scorepad import games, services
 
 from .factories import apply_actions, group_with
 
@@ -42,8 +42,8 @@ def test_any_history_leaves_the_tally_of_a_fresh_replay(anna, game, actions):
                                      preset=game, overrides=None, seats=SEATS, game=game)
     apply_actions(session, anna, actions, lambda seed: _data(game, seed))
     session.refresh_from_db()
-    game_rules = services.game_of(session)
-    seats = services.seat_ids(session)
+    game_rules = games.of(session)
+    seats = services.Names.of(session).seats
     state = game_rules.start(session, seats)
     for row in session.deals.order_by("number"):
         result, state = game_rules.apply(session, seats, state, row.data)

@@ -277,6 +277,7 @@ def test_auction_out_of_turn_muli_is_legal(api):
         "declarer": "Cilli",
         "bid": 5,
         "all_passed": False,
+        "sitting_out": None,
     }
 
 

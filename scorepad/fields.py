@@ -1,4 +1,5 @@
-"""Strict serializer fields: JSON types are checked, never coerced.
+"""Strict serializer fields: JSON types are checked, never coerced (the API's inputs and
+the games' deal shapes, which the services check with them).
 
 DRF's stock fields turn ``"3"`` into 3 and ``5`` into ``"5"``; the contract says wrong
 types answer 400, so these refuse them.
@@ -6,13 +7,16 @@ types answer 400, so these refuse them.
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from referee.auction import normalize_call
 from referee.cards import CardSyntaxError, split_code
+from referee.muller_matz import muller_matz_rules
 from referee.rules import PRESETS, mulatschak_rules
 from referee.violations import RuleError
 from scorepad.messages import input_error_message
@@ -48,6 +52,55 @@ class NameField(StrictCharField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", MAX_NAME)
         super().__init__(**kwargs)
+
+
+class AsStored(serializers.Serializer):  # type: ignore[type-arg]
+    """An output of something stored as JSON: the keys it has, never one it lacks (DRF
+    would answer a missing nullable field as null)."""
+
+    def to_representation(self, instance: Any) -> Any:
+        out = super().to_representation(instance)
+        return {k: v for k, v in out.items() if k in instance}
+
+
+def utc_datetime(**kwargs: Any) -> serializers.DateTimeField:
+    """A time in the output as ISO 8601 in UTC (``...Z``), whatever the server's zone."""
+    return serializers.DateTimeField(default_timezone=UTC, **kwargs)
+
+
+class CountsField(serializers.DictField):
+    """Per-player small counts (tricks, figures, cards exchanged)."""
+
+    def __init__(self, *, minimum: int, **kwargs: Any) -> None:
+        super().__init__(child=StrictIntegerField(min_value=minimum, max_value=99), **kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, int]:
+        if isinstance(data, dict) and len(data) > MAX_PLAYERS:
+            raise serializers.ValidationError(_("names too many players"))
+        return dict(super().to_internal_value(data))
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 0, "maximum": 5},
+            {"type": "string", "enum": ["pass", "hold", "muli"]},
+        ]
+    }
+)
+class CallField(serializers.Field):  # type: ignore[type-arg]
+    """A call in the bidding: a number of tricks, "pass", "hold" or "muli"."""
+
+    def to_internal_value(self, data: Any) -> int | str:
+        if isinstance(data, int) and not isinstance(data, bool) and not -99 <= data <= 99:
+            raise serializers.ValidationError(_("must be a number of tricks from 0 to 5"))
+        try:
+            return normalize_call(data)
+        except RuleError as e:
+            raise serializers.ValidationError(input_error_message(e)) from e
+
+    def to_representation(self, value: Any) -> Any:
+        return value
 
 
 def names_field(**kwargs: Any) -> serializers.ListField:
@@ -163,3 +216,41 @@ class RulesSpecField(MulatschakRulesField):
 
     def to_representation(self, value: Any) -> Any:
         return value
+
+MULLER_MATZ = "muller_matz"
+_MULLER_MATZ_RULES_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "enum": [MULLER_MATZ]},
+        {
+            "type": "object",
+            "properties": {
+                "preset": {"type": "string", "enum": [MULLER_MATZ]},
+                "overrides": {"type": "object", "additionalProperties": True, "nullable": True},
+            },
+            "required": ["preset"],
+        },
+    ],
+    "description": '"muller_matz", or {"preset": "muller_matz", "overrides": {parameter: value}}.',
+}
+
+
+@extend_schema_field(_MULLER_MATZ_RULES_SCHEMA)
+class MullerMatzRulesField(MulatschakRulesField):
+    """``"muller_matz"`` or ``{"preset": "muller_matz", "overrides": {...}}`` →
+    MullerMatzRules (the default rules when the field is left out)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        preset, overrides = self.shape(data)
+        if preset != MULLER_MATZ:
+            error = RuleError("preset", f"must be {MULLER_MATZ}", "not_choice",
+                              choices=MULLER_MATZ)
+            if isinstance(data, str):
+                raise serializers.ValidationError(input_error_message(error))
+            raise_rule_error(error)
+        try:
+            return muller_matz_rules(overrides)
+        except RuleError as e:
+            raise_rule_error(e)
+
+    def to_representation(self, value: Any) -> Any:
+        return MULLER_MATZ

@@ -1,6 +1,6 @@
-"""Looking back (issue 7): a group's past sessions, each session's deal-by-deal sheet,
-charts drawn on the server as inline SVG, player statistics, and "this is me": linking a
-roster player to one's account, and one's statistics across groups.
+"""Looking back: a group's past sessions, each session's deal-by-deal sheet, charts drawn
+on the server as inline SVG, player statistics, and "this is me": linking a roster player
+to one's account, and one's statistics across groups.
 
 Pages for members of the group (the one write, the link, goes through services); every
 figure comes from scorepad.stats, which derives it from the stored deals.
@@ -10,47 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from . import charts, services, stats
-from .access import READ, WRITERS, check_link, group_for, role_in, session_for
-from .cardnames import SUITS
-from .messages import FACTOR_LABELS, input_error_message
-from .models import Membership, Player, Session
-from .views import _htmx_target
+from .. import charts, games, services, stats
+from ..access import READ, WRITERS, check_link, group_for, role_in, session_for
+from ..forms import HistoryFilter
+from ..ids import parse_id
+from ..messages import input_error_message
+from ..models import Membership, Player, Session
+from .common import htmx_target
 
 PER_PAGE = 20
-
-
-class HistoryFilter(forms.Form):
-    """The history's filters: every field optional; a bad value is reported, not used."""
-
-    game = forms.ChoiceField(label=gettext_lazy("Game"), required=False,
-                             choices=[("", gettext_lazy("any game")), *Session.Game.choices])
-    player = forms.TypedChoiceField(label=gettext_lazy("Player"), required=False,
-                                    coerce=int, empty_value=None)
-    since = forms.DateField(label=gettext_lazy("From"), required=False,
-                            widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(label=gettext_lazy("To"), required=False,
-                            widget=forms.DateInput(attrs={"type": "date"}))
-
-    def __init__(self, data: Any, players: list[Player]) -> None:
-        super().__init__(data)
-        self.fields["player"].choices = [("", _("anyone")), *((p.pk, p.name) for p in players)]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        since, until = data.get("since"), data.get("until")
-        if since and until and since > until:
-            self.add_error("until", _("“To” must not be before “From”."))
-        return data
 
 
 def _filtered(group_sessions: Any, form: HistoryFilter) -> Any:
@@ -97,80 +72,10 @@ def group_sessions(request: HttpRequest, group_id: int) -> HttpResponse:
         "query": _query_without_page(request),
     }
     template = "scorepad/group_sessions.html"
-    if _htmx_target(request) == "results":
+    if htmx_target(request) == "results":
         template += "#results"
         context["partial"] = True  # the form is not swapped: name bad filters here
     return render(request, template, context)
-
-
-def _factors_text(factors: list[str], multiplier: int) -> str:
-    if multiplier == 1:
-        return ""
-    labels = " × ".join(str(FACTOR_LABELS.get(f, f)) for f in factors)
-    return f"{labels} = ×{multiplier}"
-
-
-def _mulatschak_sheet(record: stats.SessionRecord) -> list[dict[str, Any]]:
-    names = record.names
-    rows: list[dict[str, Any]] = []
-    for d in record.deals:
-        result, data = d.result, d.data
-        home = set(data.get("stayed_home", []))
-        cells = []
-        for p in record.seats:
-            cells.append({
-                "delta": result.get("deltas", {}).get(p) if d.kind == "played" else None,
-                "score": (result.get("scores_after") or result.get("scores_before", {})).get(p),
-                "home": p in home,
-                "declarer": data.get("declarer") == p,
-                "winner": bool(result.get("game_over")) and p in result.get("winners", []),
-            })
-        rows.append({
-            "number": d.number,
-            "game_number": result.get("game_number"),
-            "dealer": names.get(result.get("dealer", ""), ""),
-            "kind": d.kind,
-            "declarer": names.get(data.get("declarer") or "", ""),
-            "bid": data.get("bid"),
-            "trump": data.get("trump"),
-            "trump_name": SUITS["german"].get(data.get("trump") or "", ""),
-            "made": result.get("declarer_made"),
-            "knocked": data.get("knocked"),
-            "notes": _factors_text(result.get("factors", []), result.get("multiplier", 1)),
-            "cells": cells,
-            "game_over": bool(result.get("game_over")),
-            "winners": [names.get(w, w) for w in result.get("winners", [])],
-        })
-    return rows
-
-
-def _mura_sheet(record: stats.SessionRecord) -> list[dict[str, Any]]:
-    running = {p: [0, 0] for p in record.seats}
-    rows = []
-    for d in record.deals:
-        cells = []
-        for p in record.seats:
-            r = d.result["results"][p]
-            running[p][0] += int(r["mura"])
-            running[p][1] += int(bool(r["zero"]))
-            cells.append({"tricks": r["tricks"], "figures": r["figures"], "mura": r["mura"],
-                          "zero": r["zero"], "total_mura": running[p][0],
-                          "total_zeros": running[p][1]})
-        rows.append({"number": d.number, "dealer": record.names.get(d.result.get("dealer", ""),
-                                                                    ""), "cells": cells})
-    return rows
-
-
-def _matz_sheet(record: stats.SessionRecord) -> list[dict[str, Any]]:
-    running = dict.fromkeys(record.seats, 0)
-    rows = []
-    for d in record.deals:
-        loser = d.result["loser"]
-        running[loser] += 1
-        order = [record.names.get(p, p) for p in d.result.get("order", [])]
-        rows.append({"number": d.number, "order": order, "cells": [
-            {"lost": p == loser, "total": running[p]} for p in record.seats]})
-    return rows
 
 
 def session_chart(record: stats.SessionRecord) -> charts.Chart:
@@ -189,14 +94,10 @@ def session_sheet(request: HttpRequest, session_id: int) -> HttpResponse:
     """The session as written on paper: one row per deal, one column per player."""
     session = session_for(request.user, session_id, READ)
     record = stats.load(Session.objects.filter(pk=session.pk))[0]
-    if session.game == Session.Game.MURA:
-        rows = _mura_sheet(record)
-    elif session.game == Session.Game.MULLER_MATZ:
-        rows = _matz_sheet(record)
-    else:
-        rows = _mulatschak_sheet(record)
+    game = games.of(session)
+    rows = game.sheet_rows(record)
     series, _b, _r = stats.session_lines(record)
-    return render(request, "scorepad/sheet.html", {
+    return render(request, game.SHEET_TEMPLATE, {
         "session": session,
         "players": [record.names[p] for p in record.seats],
         "rows": rows,
@@ -302,9 +203,10 @@ def player_link(request: HttpRequest, player_id: int) -> HttpResponse:
     if value == "me":
         target = request.user
     elif value:
+        account = parse_id(value)
         membership = (Membership.objects.select_related("user")
-                      .filter(group_id=player.group_id, user_id=value).first()
-                      if value.isdigit() else None)
+                      .filter(group_id=player.group_id, user_id=account).first()
+                      if account is not None else None)
         if membership is None:
             return _render_player(request, player,
                                   _("Account: is not a member of this group."))

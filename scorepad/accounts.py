@@ -1,0 +1,202 @@
+"""Accounts: registering, API tokens, passwords, logging out everywhere, reset links,
+registrations per address.
+
+Use cases like those of scorepad/services.py (keyword-only, typed, refusing with the
+domain errors of scorepad/errors.py); the pages are in scorepad/views/account.py, the API
+endpoints in scorepad/api/account_views.py.
+
+- A password change (page, API, reset link) rotates the account's API token and ends its
+  other login sessions; logging out everywhere deletes the token and ends every session.
+  Login sessions live in the database (``SESSION_ENGINE``) without an index by user, so
+  ending them reads the live sessions once (milliseconds per thousand sessions; expired
+  ones are removed nightly by ``clearsessions``).
+- The scoreboard's poll grants follow: the account's access generation changes (shared
+  cache), and without a shared cache every poll checks the account is active and the
+  grant's login still matches the password (scorepad/fastpoll.py).
+- Reset links are Django's one-time password reset tokens (valid for
+  ``PASSWORD_RESET_TIMEOUT``, spent by the change they make).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.tokens import default_token_generator
+from django.contrib.sessions.models import Session as LoginSession
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import ngettext
+from rest_framework.authtoken.models import Token
+
+from . import fastpoll
+from .errors import FieldProblem, InputError
+from .models import Membership, Registration
+
+
+def account_register(*, username: str, password: str, request: HttpRequest | None = None
+                     ) -> Any:
+    """A new account: the username by Django's rules and free (whatever its case), the
+    password by the password validators; counted against the address of ``request``
+    (``registration_wait``), in the same transaction."""
+    User = get_user_model()
+    try:
+        User._meta.get_field("username").run_validators(username)
+    except DjangoValidationError as e:
+        raise _worded("username", e) from e
+    if User.objects.filter(username__iexact=username).exists():
+        raise InputError("username", "is taken", "username_taken")
+    try:
+        password_validation.validate_password(password, User(username=username))
+    except DjangoValidationError as e:
+        raise _worded("password", e) from e
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, password=password)
+            if request is not None:
+                registration_made(request)
+            return user
+    except IntegrityError as e:  # a twin of this request came first
+        raise InputError("username", "is taken", "username_taken") from e
+
+
+def _worded(field: str, error: DjangoValidationError) -> InputError:
+    """Django's validators speak the user's language already."""
+    return InputError.of(FieldProblem(field, "invalid", str(m), worded=True)
+                         for m in error.messages)
+
+
+def token_of(*, user: Any) -> str:
+    """The account's API token, made on first asking."""
+    token, _created = Token.objects.get_or_create(user=user)
+    return str(token.key)
+
+
+def sessions_end(*, user: Any, keep: str | None = None) -> int:
+    """End every login session of ``user`` but ``keep`` (a session key); how many ended."""
+    from django.contrib.auth import SESSION_KEY
+
+    ended = []
+    live = LoginSession.objects.filter(expire_date__gt=timezone.now())
+    for row in live.only("session_key", "session_data").iterator(chunk_size=2000):
+        if row.session_key != keep and str(row.get_decoded().get(SESSION_KEY)) == str(user.pk):
+            ended.append(row.session_key)
+    for start in range(0, len(ended), 500):
+        LoginSession.objects.filter(session_key__in=ended[start:start + 500]).delete()
+    fastpoll.bump(fastpoll.user_key(user.pk))
+    return len(ended)
+
+
+def token_rotate(*, user: Any) -> str:
+    """A new API token for ``user``; the old one stops working."""
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()
+        return str(Token.objects.create(user=user).key)
+
+
+def password_set(*, user: Any, password: str, field: str = "new_password") -> None:
+    """A new password for ``user``, if the password validators take it (an InputError
+    naming ``field`` otherwise); then see ``password_changed``."""
+    try:
+        password_validation.validate_password(password, user)
+    except DjangoValidationError as e:
+        raise _worded(field, e) from e
+    user.set_password(password)
+    user.save()
+
+
+def password_changed(*, user: Any, keep: str | None = None) -> str:
+    """After a password change: a new API token (returned), every other session ended."""
+    token = token_rotate(user=user)
+    sessions_end(user=user, keep=keep)
+    return token
+
+
+def log_out_everywhere(*, user: Any) -> None:
+    """The API token and every login session of ``user`` end."""
+    Token.objects.filter(user=user).delete()
+    sessions_end(user=user)
+
+
+# --- reset links ------------------------------------------------------------------------------
+
+
+class NotResettable(Exception):
+    """Owners make no reset links for administrators (who could then be taken over)."""
+
+
+def reset_path(user: Any) -> str:
+    """The path of a one-time link that sets a new password for ``user``."""
+    return reverse("password_reset_confirm", kwargs={
+        "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+        "token": default_token_generator.make_token(user),
+    })
+
+
+def reset_link_for_member(*, owner: Any, group_id: int, user_id: int) -> str:
+    """An owner's reset link for a member of their group (the caller checked the owner).
+
+    Membership.DoesNotExist if ``user_id`` is no member; NotResettable for staff."""
+    membership = Membership.objects.select_related("user").get(group_id=group_id,
+                                                                user_id=user_id)
+    target = membership.user
+    if target.is_staff or target.is_superuser:
+        raise NotResettable
+    return reset_path(target)
+
+
+# --- where a request comes from, and registrations per address --------------------------------
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address: behind the one trusted proxy (``DJANGO_BEHIND_PROXY=1``) the
+    last entry of X-Forwarded-For, the one the proxy appended (entries before it come from
+    the client and prove nothing); else the connection's address. Used by the login
+    lockout (django-axes, ``AXES_CLIENT_IP_CALLABLE``) and the registration limit."""
+    remote = str(request.META.get("REMOTE_ADDR") or "")
+    if not getattr(settings, "SCHREIBER_BEHIND_PROXY", False):
+        return remote
+    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR") or "")
+    last = forwarded.rsplit(",", 1)[-1].strip()
+    try:
+        return str(ipaddress.ip_address(last))
+    except ValueError:
+        return remote
+
+
+def registration_wait(request: HttpRequest) -> int | None:
+    """Seconds until this address may register again, or None if it may now."""
+    limit = int(getattr(settings, "SCHREIBER_SIGNUPS_PER_HOUR", 10))
+    if limit <= 0:
+        return None
+    since = timezone.now() - timedelta(hours=1)
+    recent = list(Registration.objects.filter(address=client_address(request), at__gt=since)
+                  .order_by("-at").values_list("at", flat=True)[:limit])
+    if len(recent) < limit:
+        return None
+    free_at = recent[-1] + timedelta(hours=1)
+    return max(1, math.ceil((free_at - timezone.now()).total_seconds()))
+
+
+def registrations_message(wait: int) -> str:
+    """Why a registration was refused, with the wait in whole minutes."""
+    minutes = max(1, math.ceil(wait / 60))
+    return ngettext("Too many new accounts from your address. Try again in %(n)s minute.",
+                    "Too many new accounts from your address. Try again in %(n)s minutes.",
+                    minutes) % {"n": minutes}
+
+
+def registration_made(request: HttpRequest) -> None:
+    """Count a new account against its address (and forget those older than an hour)."""
+    now = timezone.now()
+    Registration.objects.filter(at__lt=now - timedelta(hours=1)).delete()
+    Registration.objects.create(address=client_address(request), at=now)

@@ -1,0 +1,165 @@
+"""Groups, their rosters and members (API.md): thin adapters, access checks in
+scorepad.access, every change through scorepad.services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scorepad import services
+from scorepad.access import MANAGE, READ, WRITE, check_link, group_for
+from scorepad.models import Membership, Player
+
+from . import scorepad_serializers as sp
+from .errors import invalid, validation_response
+from .idempotency import HEADER as IDEMPOTENCY
+from .idempotency import idempotent
+from .scorepad_serializers import ERRORS_4XX
+
+
+def _player_out(player: Player) -> dict[str, Any]:
+    return sp.PlayerOut({"id": player.pk, "name": player.name,
+                         "user": None if player.user is None
+                         else player.user.get_username()}).data
+
+
+def _group_out(group: Any, role: str) -> dict[str, Any]:
+    return sp.GroupOut({"id": group.pk, "name": group.name, "role": role}).data
+
+
+@extend_schema(methods=["GET"], responses={200: sp.GroupOut(many=True), **ERRORS_4XX},
+               summary="Your groups")
+@extend_schema(
+    methods=["POST"],
+    parameters=[IDEMPOTENCY], request=sp.GroupIn, responses={201: sp.GroupOut, **ERRORS_4XX},
+    summary="Create a group (you own it)")
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def groups(request: Request) -> Response:
+    if request.method == "POST":
+        data = sp.GroupIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            group = services.group_create(user=request.user, name=data.validated_data["name"])
+        except services.InputError as e:
+            raise invalid(e) from e
+        return Response(_group_out(group, Membership.Role.OWNER), status=201)
+    memberships = Membership.objects.filter(user=request.user).select_related("group")
+    return Response(
+        [_group_out(m.group, m.role) for m in memberships.order_by("group__name", "group_id")]
+    )
+
+
+@extend_schema(methods=["GET"], responses={200: sp.PlayerOut(many=True), **ERRORS_4XX},
+               summary="The group's roster")
+@extend_schema(
+    methods=["POST"],
+    parameters=[IDEMPOTENCY], request=sp.PlayerIn, responses={201: sp.PlayerOut, **ERRORS_4XX},
+    summary="Add a player to the roster")
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def players(request: Request, group_id: int) -> Response:
+    if request.method == "POST":
+        group = group_for(request.user, group_id, WRITE)
+        data = sp.PlayerIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            player = services.player_add(group=group, name=data.validated_data["name"])
+        except services.InputError as e:
+            raise invalid(e) from e
+        return Response(_player_out(player), status=201)
+    group = group_for(request.user, group_id, READ)
+    return Response([_player_out(p)
+                     for p in group.players.select_related("user").order_by("name")])
+
+
+@extend_schema(
+    methods=["PATCH"],
+    parameters=[IDEMPOTENCY], request=sp.PlayerPatchIn,
+    responses={200: sp.PlayerOut, **ERRORS_4XX},
+    summary="Rename a player (history keeps pointing at them), or link them to an account",
+    description="`{\"user\": \"me\"}` says \"this player is me\", `{\"user\": null}` "
+                "undoes it. An account is at most one player of a group (400 naming "
+                "`user` otherwise); only members can be linked.")
+@api_view(["PATCH"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def player_detail(request: Request, group_id: int, player_id: int) -> Response:
+    group = group_for(request.user, group_id, READ)
+    player = group.players.select_related("user").filter(pk=player_id).first()
+    if player is None:
+        raise Http404
+    data = sp.PlayerPatchIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    changes = data.validated_data
+    if "name" in changes:
+        group_for(request.user, group_id, WRITE)
+    target = None
+    if "user" in changes:
+        target = _account(request, changes["user"])
+        if target is False:
+            return validation_response({"user": [_("No account has this username.")]})
+        check_link(request.user, player, target)
+    try:
+        player = services.player_change(
+            player=player, name=changes.get("name", services.UNCHANGED),
+            user=target if "user" in changes else services.UNCHANGED)
+    except services.InputError as e:
+        raise invalid(e) from e
+    return Response(_player_out(player))
+
+
+def _account(request: Request, value: str | None) -> Any:
+    """The account a ``user`` field names: None for null, False for nobody known."""
+    if value is None:
+        return None
+    if value == "me":
+        return request.user
+    return get_user_model().objects.filter(username=value).first() or False
+
+
+@extend_schema(methods=["GET"], responses={200: sp.MemberOut(many=True), **ERRORS_4XX},
+               summary="Who may see the group, with their roles")
+@extend_schema(
+    methods=["POST"],
+    parameters=[IDEMPOTENCY], request=sp.MemberIn, responses={201: sp.MemberOut, **ERRORS_4XX},
+    summary="Add a member or change a role (owners only)")
+@extend_schema(
+    methods=["DELETE"],
+    parameters=[IDEMPOTENCY], request=sp.MemberIn, responses={204: None, **ERRORS_4XX},
+    summary="Remove a member (owners only)")
+@api_view(["GET", "POST", "DELETE"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def members(request: Request, group_id: int) -> Response:
+    if request.method == "GET":
+        group = group_for(request.user, group_id, READ)
+        rows = group.memberships.select_related("user").order_by("user__username")
+        return Response([sp.MemberOut({"username": m.user.get_username(), "role": m.role}).data
+                         for m in rows])
+    group = group_for(request.user, group_id, MANAGE)
+    data = sp.MemberIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    user = get_user_model().objects.filter(username=data.validated_data["username"]).first()
+    if user is None:
+        return validation_response({"username": [_("No account has this username.")]})
+    try:
+        if request.method == "POST":
+            role = data.validated_data.get("role", Membership.Role.VIEWER)
+            services.member_set(group=group, user=user, role=role, by=request.user)
+            return Response(sp.MemberOut({"username": user.get_username(), "role": role}).data,
+                            status=201)
+        services.member_remove(group=group, user=user, by=request.user)
+    except services.InputError as e:
+        raise invalid(e) from e
+    return Response(status=204)

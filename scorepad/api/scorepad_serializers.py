@@ -1,0 +1,362 @@
+"""Input and output shapes of the scorepad API (API.md): accounts, groups, sessions, deals,
+scoreboards, history, money, statistics, export and import.
+
+Inputs are strict (``scorepad.fields``). Every answer is rendered through its output
+serializer, so the OpenAPI schema says what really comes back. What differs between
+games comes from the games' modules: one serializer per game, offered to the schema as
+a ``oneOf`` (``PolymorphicProxySerializer``; discriminated by ``game`` where the answer
+names it), and picked by the view for the session at hand (``for_game``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+from scorepad import games
+from scorepad.fields import (
+    NameField,
+    RulesSpecField,
+    StrictCharField,
+    StrictIntegerField,
+    utc_datetime,
+)
+from scorepad.ids import ID_MAX
+from scorepad.models import Membership, Session
+
+from . import serializers as s
+
+Serializer = serializers.Serializer  # type: ignore[type-arg]
+
+ERRORS_4XX = {
+    400: s.ErrorOut,
+    401: s.ErrorOut,
+    403: s.ErrorOut,
+    404: s.ErrorOut,
+}
+
+
+def _camel(name: str) -> str:
+    return "".join(part.title() for part in name.split("_"))
+
+
+def _per_game(suffix: str, fields: Callable[[games.Game], dict[str, Any]],
+              doc: str = "") -> dict[str, type[Serializer]]:
+    """One serializer class per game (``<Game><suffix>``, e.g. ``MuraSessionOut``)."""
+    return {
+        game.NAME: type(f"{_camel(game.NAME)}{suffix}", (serializers.Serializer,),
+                        {**fields(game), "__doc__": doc or None,
+                         "__module__": __name__})
+        for game in games.REGISTRY
+    }
+
+
+def one_of(component: str, per_game: dict[str, type[Serializer]], *,
+           by_game: bool = False, many: bool = False) -> PolymorphicProxySerializer:
+    """The schema of an answer that takes one shape per game: ``oneOf`` them, with
+    ``game`` as the discriminator where the answer names its game."""
+    return PolymorphicProxySerializer(
+        component_name=component,
+        serializers=per_game if by_game else list(per_game.values()),
+        resource_type_field_name="game" if by_game else None,
+        many=many,
+    )
+
+
+# --- accounts -------------------------------------------------------------------------------
+
+
+class RegisterIn(serializers.Serializer):  # type: ignore[type-arg]
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class UserOut(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class TokenIn(serializers.Serializer):  # type: ignore[type-arg]
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class TokenOut(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField()
+
+
+class PasswordIn(serializers.Serializer):  # type: ignore[type-arg]
+    old_password = StrictCharField(max_length=128, trim_whitespace=False)
+    new_password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class NewTokenOut(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField(help_text="the account's new API token (the old one "
+                                            "no longer works)")
+
+
+# --- groups, rosters, members ----------------------------------------------------------------
+
+
+class GroupIn(serializers.Serializer):  # type: ignore[type-arg]
+    name = StrictCharField(max_length=80)
+
+
+class GroupOut(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    role = serializers.CharField()
+
+
+class PlayerIn(serializers.Serializer):  # type: ignore[type-arg]
+    name = NameField()
+
+
+class PlayerPatchIn(serializers.Serializer):  # type: ignore[type-arg]
+    name = NameField(required=False, help_text="a new name (editors and owners)")
+    user = StrictCharField(
+        required=False, allow_null=True, max_length=150,
+        help_text="the account behind the player: \"me\" (yourself), a member's username "
+                  "(editors and owners), or null to unlink. Viewers may link only "
+                  "themselves to an unlinked player and unlink only themselves.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            raise serializers.ValidationError(_("give a new name, a user, or both"))
+        return attrs
+
+
+class PlayerOut(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    user = serializers.CharField(allow_null=True,
+                                 help_text="the linked account's username, if any")
+
+
+class MemberIn(serializers.Serializer):  # type: ignore[type-arg]
+    username = StrictCharField(max_length=150)
+    role = serializers.ChoiceField(Membership.Role.values, required=False)
+
+
+class MemberOut(serializers.Serializer):  # type: ignore[type-arg]
+    username = serializers.CharField()
+    role = serializers.CharField()
+
+
+# --- sessions ------------------------------------------------------------------------------
+
+
+class SessionIn(serializers.Serializer):  # type: ignore[type-arg]
+    group = StrictIntegerField(min_value=1, max_value=ID_MAX)
+    game = serializers.ChoiceField(games.choices(), default=games.DEFAULT)
+    rules = RulesSpecField(required=False, default="salzburg")
+    seats = serializers.ListField(child=NameField(), min_length=1, max_length=12)
+    dealer = NameField(required=False, allow_null=True)
+    stake = StrictCharField(required=False, allow_null=True, max_length=40)
+    currency = StrictCharField(required=False, allow_null=True, max_length=3)
+
+
+class SessionPatchIn(serializers.Serializer):  # type: ignore[type-arg]
+    status = serializers.ChoiceField(Session.Status.values)
+
+
+def _session_fields(game: games.Game) -> dict[str, Any]:
+    return {
+        "id": serializers.IntegerField(),
+        "group": serializers.IntegerField(),
+        "game": serializers.CharField(help_text=f"{game.NAME!r}"),
+        "preset": serializers.CharField(),
+        "rules": serializers.DictField(),
+        "seats": serializers.ListField(child=serializers.CharField()),
+        "first_dealer": serializers.CharField(),
+        "status": serializers.CharField(),
+        "created_at": utc_datetime(),
+        "closed_at": utc_datetime(allow_null=True),
+        "scoreboard": game.BOARD_OUT(),
+    }
+
+
+SESSION_OUT = _per_game("SessionOut", _session_fields)
+SESSION = one_of("Session", SESSION_OUT, by_game=True)
+SESSIONS = one_of("Session", SESSION_OUT, by_game=True, many=True)
+
+
+# --- deals ---------------------------------------------------------------------------------
+
+#: What a deal POST and PUT take besides the deal: the number (POST) or version (PUT) the
+#: client believes it writes.
+NUMBER = StrictIntegerField(required=False, min_value=1, max_value=1_000_000,
+                            help_text="the deal number you believe you record (409 if not)")
+VERSION = StrictIntegerField(required=False, min_value=1,
+                             help_text="the version you read (409 if it changed since)")
+
+DEAL_POST = one_of("SessionDeal", {
+    game.NAME: type(f"{_camel(game.NAME)}DealPost", (game.DEAL_IN,),
+                    {"number": NUMBER, "__module__": __name__})
+    for game in games.REGISTRY})
+DEAL_PUT = one_of("SessionDealCorrection", {
+    game.NAME: type(f"{_camel(game.NAME)}DealPut", (game.DEAL_IN,),
+                    {"version": VERSION, "__module__": __name__})
+    for game in games.REGISTRY})
+
+DEAL = one_of("SessionDealOut", {g.NAME: g.DEAL_OUT for g in games.REGISTRY})
+DEALS = one_of("SessionDealOut", {g.NAME: g.DEAL_OUT for g in games.REGISTRY}, many=True)
+
+DEAL_RECORDED_OUT = _per_game("DealRecordedOut", lambda g: {
+    "deal": g.DEAL_OUT(), "scoreboard": g.BOARD_OUT()})
+DELETED_OUT = _per_game("DeletedOut", lambda g: {"scoreboard": g.BOARD_OUT()})
+CONFLICT_OUT = _per_game("ConflictOut", lambda g: {
+    "detail": serializers.CharField(), "reason": serializers.CharField(),
+    "scoreboard": g.BOARD_OUT()})
+BOARD_OUT = {g.NAME: g.BOARD_OUT for g in games.REGISTRY}
+BOARD = one_of("Scoreboard", BOARD_OUT)
+
+
+class DealViolationsOut(s.ViolationsOut):
+    number = serializers.IntegerField(allow_null=True,
+                                      help_text="the deal that breaks a rule (a later one "
+                                                "when a correction or removal would)")
+
+
+VIOLATIONS_422 = OpenApiResponse(DealViolationsOut, description="the deal breaks a rule")
+CONFLICT_409 = OpenApiResponse(one_of("Conflict", CONFLICT_OUT),
+                               description="somebody else changed it first")
+
+
+class EventOut(serializers.Serializer):  # type: ignore[type-arg]
+    deal_number = serializers.IntegerField()
+    action = serializers.CharField()
+    user = serializers.CharField(allow_null=True)
+    imported = serializers.BooleanField()
+    at = utc_datetime()
+    before = serializers.DictField(allow_null=True)
+    after = serializers.DictField(allow_null=True)
+
+
+class WatchLinkOut(serializers.Serializer):  # type: ignore[type-arg]
+    token = serializers.CharField()
+    url = serializers.CharField()
+
+
+def _settlement_fields(game: games.Game) -> dict[str, Any]:
+    return {
+        "game": serializers.CharField(help_text=f"{game.NAME!r}"),
+        "stake": serializers.CharField(allow_null=True),
+        "currency": serializers.CharField(allow_null=True),
+        **game.SETTLEMENT_DETAILS_OUT._declared_fields,
+        "balances": serializers.DictField(child=serializers.CharField()),
+        "pairs": s.TransferOut(many=True),
+        "transfers": s.TransferOut(many=True),
+    }
+
+
+SETTLEMENT_OUT = _per_game("SettlementOut", _settlement_fields)
+SETTLEMENT = one_of("Settlement", SETTLEMENT_OUT, by_game=True)
+
+
+@dataclass(frozen=True)
+class GameShapes:
+    """The output serializers of one game's sessions."""
+
+    session: type[Serializer]
+    board: type[Serializer]
+    deal: type[Serializer]
+    recorded: type[Serializer]
+    deleted: type[Serializer]
+    conflict: type[Serializer]
+    settlement: type[Serializer]
+
+
+SHAPES = {
+    g.NAME: GameShapes(SESSION_OUT[g.NAME], g.BOARD_OUT, g.DEAL_OUT, DEAL_RECORDED_OUT[g.NAME],
+                       DELETED_OUT[g.NAME], CONFLICT_OUT[g.NAME], SETTLEMENT_OUT[g.NAME])
+    for g in games.REGISTRY
+}
+
+
+def for_game(game: games.Game) -> GameShapes:
+    return SHAPES[game.NAME]
+
+
+# --- statistics ------------------------------------------------------------------------------
+
+
+class IdNameOut(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+def _figures_fields() -> dict[str, Any]:
+    from scorepad.stats import CONTRACT
+
+    return {
+        **{name: serializers.IntegerField() for name in CONTRACT},
+        **{g.STATS_KEY: g.STATS_OUT() for g in games.REGISTRY},
+        "money": serializers.DictField(child=serializers.CharField(),
+                                       help_text="Net balance per currency, as decimal "
+                                                 "strings"),
+        "__module__": __name__,
+    }
+
+
+FiguresOut: type[Serializer] = type("FiguresOut", (serializers.Serializer,), _figures_fields())
+
+
+class GroupFiguresOut(FiguresOut):  # type: ignore[valid-type,misc]
+    group = IdNameOut()
+    player = IdNameOut()
+
+
+class PersonStatsOut(FiguresOut):  # type: ignore[valid-type,misc]
+    groups = GroupFiguresOut(many=True, help_text="The same figures of each linked player, "
+                                                  "in their group")
+
+
+class PlayerRefOut(IdNameOut):
+    group = serializers.IntegerField()
+
+
+class PlayerStatsOut(FiguresOut):  # type: ignore[valid-type,misc]
+    player = PlayerRefOut()
+    across_groups = PersonStatsOut(
+        required=False,
+        help_text="Only when the player is linked to your own account: your figures over "
+                  "every group you are a member of (as GET /api/v1/me/stats).")
+
+
+# --- export and import -------------------------------------------------------------------------
+
+
+class ProblemOut(serializers.Serializer):  # type: ignore[type-arg]
+    path = serializers.CharField()
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ImportRejectedOut(serializers.Serializer):  # type: ignore[type-arg]
+    detail = serializers.CharField()
+    problems = ProblemOut(many=True, required=False,
+                          help_text="every problem of the file, with its place in it")
+
+
+class SessionImportIn(serializers.Serializer):  # type: ignore[type-arg]
+    group = serializers.IntegerField(min_value=1, help_text="the group to import into")
+    data = serializers.DictField(help_text="a session export file, as GET …/export gives it")
+
+
+@extend_schema_field(SESSIONS)
+class RenderedSessionsField(serializers.ListField):
+    """Sessions already rendered by their game's ``SessionOut`` (``session_out``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=serializers.DictField(), **kwargs)
+
+
+class GroupImportOut(serializers.Serializer):  # type: ignore[type-arg]
+    group = serializers.IntegerField()
+    sessions = RenderedSessionsField(help_text="the sessions made, as GET /sessions/{id}/")

@@ -1,0 +1,133 @@
+"""One module per game family behind one protocol: the only place that knows which game
+a session plays.
+
+Everything that differs from game to game lives in the game's module: how a deal is
+checked and stored, how it is played through the referee, the scoreboard, the money, the
+statistics, the paper sheet and chart, the CSV, the deal form and its live check, and the
+API's shapes. The rest of the app asks ``of(session)`` (or ``get(name)``) once and calls
+what ``Game`` promises. A new game is a new module here and its name in ``MODULES``
+(README: "Layout").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .base import GameRules, Money
+
+if TYPE_CHECKING:
+    from django.http import QueryDict
+    from rest_framework.serializers import Serializer
+
+    from ..loaded import Loaded, Names, SessionRecord
+    from ..models import Deal, Session
+
+
+class Replayer(Protocol):
+    def apply(self, data: Mapping[str, Any]) -> dict[str, Any]: ...
+    def state(self) -> dict[str, Any]: ...
+
+
+Lines = tuple[dict[str, list[list[tuple[float, float]]]], list[float], list[tuple[float, str]]]
+
+
+class Game(Protocol):
+    """What a game module provides (module-level names and functions)."""
+
+    NAME: str  # Session.game
+    TITLE: str
+
+    # --- starting and playing (the services call these) ---
+    def rules(self, preset: str | None, overrides: Mapping[str, object] | None
+              ) -> GameRules: ...  # RuleError naming overrides.<name>
+    def start(self, session: Session, seats: Sequence[str]) -> dict[str, Any]: ...
+    def parse_deal(self, data: object) -> dict[str, Any]: ...  # InputError; names as given
+    def normalize(self, data: Mapping[str, Any]) -> dict[str, Any]: ...  # as stored (ids)
+    def kind(self, data: Mapping[str, Any]) -> str: ...
+    def apply(self, session: Session, seats: Sequence[str], state: Mapping[str, Any],
+              data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]: ...
+    def replayer(self, session: Session, seats: Sequence[str]) -> Replayer: ...
+
+    # --- the scoreboard and the money ---
+    BALANCES_ALWAYS: bool  # the scoreboard lists balances even without a stake
+    def board(self, session: Session, names: Names) -> dict[str, Any]: ...
+    def money(self, session: Session, order: Sequence[str]) -> Money: ...  # with a stake
+    def settlement_details(self, session: Session, names: Names) -> dict[str, Any]: ...
+
+    # --- the API's shapes ---
+    DEAL_IN: type[Serializer]  # type: ignore[type-arg]  # what parse_deal checks with
+    BOARD_OUT: type[Serializer]  # type: ignore[type-arg]
+    DEAL_OUT: type[Serializer]  # type: ignore[type-arg]
+    SETTLEMENT_DETAILS_OUT: type[Serializer]  # type: ignore[type-arg]
+    STATS_OUT: type[Serializer]  # type: ignore[type-arg]
+    def deal_out(self, row: Deal, names: Names) -> dict[str, Any]: ...
+
+    # --- looking back ---
+    STATS_KEY: str  # the family's figures in the statistics
+    def stats_empty(self) -> dict[str, Any]: ...
+    def stats_add(self, pid: str, record: SessionRecord, acc: dict[str, Any]) -> None: ...
+    def stats_finish(self, acc: dict[str, Any]) -> dict[str, Any]: ...
+    def stats_contract(self, acc: dict[str, Any]) -> dict[str, int]: ...
+    def summary(self, record: SessionRecord) -> dict[str, Any]: ...
+    def won_games(self, record: SessionRecord) -> dict[str, int] | None: ...
+    def session_points(self, pid: str, record: SessionRecord) -> int | None: ...
+    def sheet_rows(self, record: SessionRecord) -> list[dict[str, Any]]: ...
+    def chart_lines(self, record: SessionRecord) -> Lines: ...
+    def csv_rows(self, names: Names, deals: Sequence[Deal]) -> list[list[object]]: ...
+    def history_detail(self, seats: list[str], data: dict[str, Any]
+                       ) -> dict[str, Any] | None: ...
+
+    # --- the pages ---
+    SESSION_TEMPLATE: str
+    FORM_FRAGMENT: str
+    EDIT_TEMPLATE: str
+    BOARD_TEMPLATE: str  # included by _scoreboard.html
+    SHEET_TEMPLATE: str  # extends sheet.html
+    MONEY_RULES_TEMPLATE: str  # included by settlement.html
+    MODES: tuple[str, ...]  # ways to enter a deal; "" is the default
+    def recorded_message(self, number: int) -> str: ...
+    def form_rules(self, cleaned: Mapping[str, Any]
+                   ) -> tuple[str | None, Mapping[str, Any] | None]: ...
+    def form_shows_errors(self, mode: str) -> bool: ...
+    def keeps_typing(self, post: Any) -> bool: ...
+    def board_context(self, loaded: Loaded, board: dict[str, Any]) -> dict[str, Any]: ...
+    def entry_context(self, loaded: Loaded, post: Any, *, number: int | None = None,
+                      mode: str = "", submitted: bool = False) -> dict[str, Any]: ...
+    def form_deal(self, post: Any, names: Names) -> dict[str, Any] | None: ...
+    def form_values(self, deal: dict[str, Any], seats: list[str]
+                    ) -> tuple[QueryDict, str]: ...
+
+
+#: Every game's module in this package, in the order the pages offer them: the registry.
+#: A new game is one more name here.
+MODULES = ("mulatschak", "mura", "muller_matz")
+
+REGISTRY: tuple[Game, ...] = tuple(import_module(f"{__name__}.{m}") for m in MODULES)
+GAMES: dict[str, Game] = {game.NAME: game for game in REGISTRY}
+#: What a session plays when nobody says (the first game of the registry).
+DEFAULT: str = REGISTRY[0].NAME
+
+
+def get(name: str) -> Game:
+    """The game called ``name``; KeyError for none."""
+    return GAMES[name]
+
+
+def of(session: Session) -> Game:
+    """The game ``session`` plays."""
+    return GAMES[session.game]
+
+
+def names() -> list[str]:
+    return list(GAMES)
+
+
+def choices() -> list[tuple[str, str]]:
+    """(name, title) of every game, for choice fields."""
+    return [(game.NAME, game.TITLE) for game in REGISTRY]
+
+
+__all__ = ["DEFAULT", "GAMES", "MODULES", "REGISTRY", "Game", "GameRules", "Money",
+           "choices", "get", "names", "of"]

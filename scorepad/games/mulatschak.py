@@ -1,0 +1,929 @@
+"""Mulatschak and its variants (Muli, Murln; RULES.md §2): scores count down from the
+start score, multipliers for hearts, collapses and knocks, one game after the other.
+
+A deal is the referee's ``deal`` object (``kind``, ``declarer``, ``bid``, ``trump``,
+``stayed_home``, ``tricks``, ...). The state of a session is referee.session's
+SessionState as JSON; each stored deal's result is the referee's DealOutcome as JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from rest_framework import serializers
+
+from referee import tally
+from referee.deal import MULI, DealResult, deal_from_dict, deal_to_dict, score_deal
+from referee.money import transfer_plan
+from referee.rules import MulatschakRules, mulatschak_rules
+from referee.session import (
+    DealOutcome,
+    GameSummary,
+    IllegalDeal,
+    SessionState,
+    pending_multiplier,
+    replay,
+    table_for,
+)
+from referee.session import apply as session_apply
+from referee.session import start as session_start
+from referee.violations import RuleError
+
+from ..cardnames import SUITS
+from ..errors import InputError, RulesBroken
+from ..fields import (
+    AsStored,
+    CallField,
+    CountsField,
+    NameField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    UniqueNamesField,
+    utc_datetime,
+)
+from ..ids import parse_count
+from ..loaded import Loaded, Names, SessionRecord
+from ..messages import FACTOR_LABELS, input_error_message, reason_label, violation_message
+from .base import GameRules, Money, inferred, rate, stake_of, step, stepped_count
+
+if TYPE_CHECKING:
+    from ..models import Deal, Session
+
+NAME = "mulatschak"
+TITLE = "Mulatschak"
+TRUMPS = [
+    ("acorns", gettext_lazy("Acorns")),
+    ("leaves", gettext_lazy("Leaves")),
+    ("hearts", gettext_lazy("Hearts")),
+    ("bells", gettext_lazy("Bells")),
+]
+#: What each preset's players call a bid of five (RULES.md §2.1, step 4).
+MULI_NAMES = {"salzburg": "Muli", "geiser": "Mulatschak", "murln": "Murler"}
+BID_KEYS = ("1", "2", "3", "4", "muli")
+
+
+def session_rules(session: Session) -> MulatschakRules:
+    """The rules frozen into the session when it started."""
+    return mulatschak_rules(session.preset, session.rules)
+
+
+# --- the deal's shape (the referee API's deal object; the services check it with this) ------
+
+
+class CallIn(serializers.Serializer):  # type: ignore[type-arg]
+    player = NameField()
+    call = CallField()
+
+
+class DealIn(serializers.Serializer):  # type: ignore[type-arg]
+    kind = serializers.ChoiceField(["played", "collapsed", "passed"], default="played")
+    knocked = StrictBooleanField(default=False)
+    declarer = NameField(required=False, allow_null=True)
+    bid = StrictIntegerField(required=False, allow_null=True, min_value=-99, max_value=99)
+    trump = StrictCharField(required=False, allow_null=True, max_length=20)
+    stayed_home = UniqueNamesField(required=False, default=list)
+    tricks = CountsField(minimum=-99, required=False, default=dict)
+    exchanged = CountsField(minimum=0, required=False, allow_null=True, default=None)
+    muli_breaker = NameField(required=False, allow_null=True, default=None)
+    auction = serializers.ListField(
+        child=CallIn(), required=False, allow_null=True, default=None, max_length=60
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["kind"] == "played":
+            missing = {
+                name: [gettext_lazy("is required for a played deal")]
+                for name in ("declarer", "bid", "trump")
+                if attrs.get(name) is None
+            }
+            if missing:
+                raise serializers.ValidationError(missing)
+        else:
+            extra = {
+                name: [gettext_lazy("a deal that was not played has none")]
+                for name in ("declarer", "bid", "trump", "muli_breaker", "stayed_home",
+                             "tricks", "exchanged")
+                if attrs.get(name)
+            }
+            if extra:
+                raise serializers.ValidationError(extra)
+        return attrs
+
+
+class SessionDealIn(DealIn):
+    """A deal of a session: as the referee's, without the bidding (not kept)."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        if attrs.get("auction"):
+            raise serializers.ValidationError(
+                {"auction": [gettext_lazy("is not kept by the scorepad; check it with the "
+                                          "referee.")]}
+            )
+        return attrs
+
+
+DEAL_KEYS = ("kind", "knocked", "declarer", "bid", "trump", "stayed_home", "tricks",
+             "exchanged", "muli_breaker")
+
+
+def parse_deal(data: object) -> dict[str, Any]:
+    """The deal's fields, checked (InputError naming each bad field), names as given."""
+    checked = SessionDealIn(data=data)
+    if not checked.is_valid():
+        raise InputError.from_details(checked.errors)
+    return {k: v for k, v in checked.validated_data.items() if k in DEAL_KEYS}
+
+
+# --- playing ---------------------------------------------------------------------------
+
+
+def rules(preset: str | None, overrides: Mapping[str, object] | None) -> GameRules:
+    frozen = mulatschak_rules(preset or "salzburg", overrides or {})
+    return GameRules(frozen.name, frozen.as_params(), frozen.players_min, frozen.players_max)
+
+
+def state_to_json(state: SessionState) -> dict[str, Any]:
+    return {
+        "game_number": state.game_number,
+        "scores": dict(state.scores),
+        "dealer": state.dealer,
+        "collapses": state.collapses,
+        "previous_stayed_home": sorted(state.previous_stayed_home),
+        "game_over": state.game_over,
+        "winners": list(state.winners),
+        "games": [
+            {"number": g.number, "final_scores": dict(g.final_scores), "winners": list(g.winners)}
+            for g in state.games
+        ],
+        "deals": state.deals,
+    }
+
+
+def state_from_json(data: Mapping[str, Any]) -> SessionState:
+    return SessionState(
+        game_number=data["game_number"],
+        scores=dict(data["scores"]),
+        dealer=data["dealer"],
+        collapses=data["collapses"],
+        previous_stayed_home=frozenset(data["previous_stayed_home"]),
+        game_over=data["game_over"],
+        winners=tuple(data["winners"]),
+        games=tuple(
+            GameSummary(g["number"], dict(g["final_scores"]), tuple(g["winners"]))
+            for g in data["games"]
+        ),
+        deals=data["deals"],
+    )
+
+
+def outcome_to_json(outcome: DealOutcome) -> dict[str, Any]:
+    r = outcome.result
+    return {
+        "dealer": outcome.dealer,
+        "game_number": outcome.game_number,
+        "scores_before": dict(outcome.scores_before),
+        "collapses_before": outcome.collapses_before,
+        "multiplier": r.multiplier,
+        "factors": [str(f) for f in r.factors],
+        "deltas": dict(r.deltas),
+        "base": dict(r.base),
+        "reasons": {p: str(v) for p, v in r.reasons.items()},
+        "scores_after": dict(r.scores_after),
+        "declarer_made": r.declarer_made,
+        "game_over": r.game_over,
+        "winners": list(r.winners),
+    }
+
+
+def _deal(data: Mapping[str, Any]) -> Any:
+    """The referee's Deal; a shape it cannot read is an InputError naming the field."""
+    try:
+        return deal_from_dict(data)
+    except RuleError as e:
+        raise InputError.from_rule_error(e) from e
+
+
+def start(session: Session, seats: Sequence[str]) -> dict[str, Any]:
+    return state_to_json(session_start(session_rules(session), seats,
+                                       str(session.first_dealer_id)))
+
+
+def normalize(data: Mapping[str, Any]) -> dict[str, Any]:
+    return deal_to_dict(_deal(data))
+
+
+def kind(data: Mapping[str, Any]) -> str:
+    return str(data["kind"])
+
+
+def apply(session: Session, seats: Sequence[str], state: Mapping[str, Any],
+          data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    # The finished games only ever get appended to: keep them out of the round trip,
+    # so that recording a deal costs the same however many games the session has.
+    games = list(state.get("games", []))
+    try:
+        outcome, new = session_apply(session_rules(session), seats,
+                                     state_from_json({**state, "games": []}), _deal(data))
+    except IllegalDeal as e:
+        raise RulesBroken(e.violations) from e
+    new_json = state_to_json(new)
+    new_json["games"] = games + new_json["games"]
+    return outcome_to_json(outcome), new_json
+
+
+class Replayer:
+    """Replays deals on the referee's own state, converting to JSON only at the end: the
+    state lists every finished game, so a JSON round trip per deal would make a
+    correction cost grow with the square of the session's length."""
+
+    def __init__(self, session: Session, seats: Sequence[str]) -> None:
+        self.rules, self.seats = session_rules(session), seats
+        self._state = session_start(self.rules, seats, str(session.first_dealer_id))
+
+    def apply(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            outcome, self._state = session_apply(self.rules, self.seats, self._state,
+                                                 _deal(data))
+        except IllegalDeal as e:
+            raise RulesBroken(e.violations) from e
+        return outcome_to_json(outcome)
+
+    def state(self) -> dict[str, Any]:
+        return state_to_json(self._state)
+
+
+def replayer(session: Session, seats: Sequence[str]) -> Replayer:
+    return Replayer(session, seats)
+
+
+def preview(loaded: Loaded, data: Mapping[str, Any], number: int | None = None) -> DealResult:
+    """What the next deal would do (``data`` with player ids), or what deal ``number``
+    would do if it were recorded like this where it stands; nothing is saved."""
+    session = loaded.session
+    frozen = session_rules(session)
+    if number is None:
+        state = state_from_json({**session.state, "games": []})
+    else:
+        deals = list(session.deals.filter(number__lt=number).order_by("number"))
+        state = replay(frozen, loaded.seats, str(session.first_dealer_id),
+                       [deal_from_dict(d.data) for d in deals]).state
+    return score_deal(table_for(frozen, loaded.seats, state), _deal(data))
+
+
+# --- the scoreboard and the money ----------------------------------------------------------
+
+BALANCES_ALWAYS = False  # only with a stake
+
+
+def board(session: Session, names: Names) -> dict[str, Any]:
+    state = state_from_json({**session.state, "games": []})  # the games are read as JSON
+    multiplier, factors = pending_multiplier(session_rules(session), state)
+    order = names.seats
+    return {
+        "game_number": state.game_number,
+        "scores": {names.to_name(p): state.scores[p] for p in order},
+        "next_dealer": names.to_name(state.dealer),
+        "pending_multiplier": multiplier,
+        "pending_factors": list(factors),
+        "game_over": state.game_over,
+        "winners": [names.to_name(p) for p in state.winners],
+        "games": [
+            {
+                "number": g["number"],
+                "final_scores": {names.to_name(p): g["final_scores"][p] for p in order},
+                "winners": [names.to_name(p) for p in g["winners"]],
+            }
+            for g in session.state.get("games", [])
+        ],
+        "deals": state.deals,
+    }
+
+
+def money(session: Session, order: Sequence[str]) -> Money:
+    """At each game's end every player pays the winner the difference of their scores
+    times the stake (tied winners share it)."""
+    stake, currency = stake_of(session), session.currency
+    payments = [
+        pay for g in session.state.get("games", [])
+        for pay in tally.game_payments(g["final_scores"], g["winners"], stake, currency)
+    ]
+    balances = tally.balances_of(payments, order, currency)
+    return Money(balances, [{"from": a, "to": b, "amount": str(x)} for a, b, x in payments],
+                 [t.as_dict() for t in transfer_plan(balances)])
+
+
+def settlement_details(session: Session, names: Names) -> dict[str, Any]:
+    return {"games": len(session.state.get("games", []))}
+
+
+# --- the API's output ----------------------------------------------------------------------
+
+
+class MulatschakGameOut(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    final_scores = serializers.DictField(child=serializers.IntegerField())
+    winners = serializers.ListField(child=serializers.CharField())
+
+
+class MulatschakScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
+    game_number = serializers.IntegerField()
+    scores = serializers.DictField(child=serializers.IntegerField())
+    next_dealer = serializers.CharField()
+    pending_multiplier = serializers.IntegerField()
+    pending_factors = serializers.ListField(child=serializers.CharField())
+    game_over = serializers.BooleanField()
+    winners = serializers.ListField(child=serializers.CharField())
+    games = MulatschakGameOut(many=True)
+    deals = serializers.IntegerField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    next_number = serializers.IntegerField()
+    balances = serializers.DictField(child=serializers.CharField(), required=False,
+                                     help_text="with a stake only")
+
+
+class MulatschakStoredDealOut(AsStored):
+    kind = serializers.CharField()
+    knocked = serializers.BooleanField()
+    declarer = serializers.CharField(required=False)
+    bid = serializers.IntegerField(required=False)
+    trump = serializers.CharField(required=False)
+    stayed_home = serializers.ListField(child=serializers.CharField(), required=False)
+    tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
+    exchanged = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                      allow_null=True)
+    muli_breaker = serializers.CharField(required=False, allow_null=True)
+
+
+class MulatschakSessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+    kind = serializers.CharField()
+    deal = MulatschakStoredDealOut()
+    dealer = serializers.CharField()
+    game_number = serializers.IntegerField()
+    multiplier = serializers.IntegerField()
+    factors = serializers.ListField(child=serializers.CharField())
+    deltas = serializers.DictField(child=serializers.IntegerField())
+    scores_after = serializers.DictField(child=serializers.IntegerField())
+    reasons = serializers.DictField(child=serializers.CharField())
+    declarer_made = serializers.BooleanField(allow_null=True)
+    game_over = serializers.BooleanField()
+    winners = serializers.ListField(child=serializers.CharField())
+    created_at = utc_datetime()
+    updated_at = utc_datetime()
+
+
+class MulatschakSettlementOut(serializers.Serializer):  # type: ignore[type-arg]
+    games = serializers.IntegerField(required=False, help_text="games finished (with a stake)")
+
+
+class BidStatsOut(serializers.Serializer):  # type: ignore[type-arg]
+    declared = serializers.IntegerField()
+    made = serializers.IntegerField()
+    fallen = serializers.IntegerField()
+    rate = serializers.FloatField(allow_null=True)
+
+
+class MulatschakStatsOut(serializers.Serializer):  # type: ignore[type-arg]
+    sessions = serializers.IntegerField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    deals_seated = serializers.IntegerField()
+    deals_played = serializers.IntegerField()
+    deals_declared = serializers.IntegerField()
+    deals_made = serializers.IntegerField()
+    deals_fallen = serializers.IntegerField()
+    made_rate = serializers.FloatField(allow_null=True)
+    by_bid = serializers.DictField(child=BidStatsOut())
+    muli_tried = serializers.IntegerField()
+    muli_made = serializers.IntegerField()
+    stayed_home = serializers.IntegerField()
+    hearts_deals = serializers.IntegerField()
+    points = serializers.IntegerField()
+    points_per_deal = serializers.FloatField(allow_null=True)
+    biggest_multiplier_survived = serializers.IntegerField(allow_null=True)
+    biggest_multiplier_played = serializers.IntegerField(allow_null=True)
+
+
+#: The API's shapes of a Mulatschak session (games.Game); its deal is the referee's.
+DEAL_IN, BOARD_OUT, DEAL_OUT = SessionDealIn, MulatschakScoreboardOut, MulatschakSessionDealOut
+SETTLEMENT_DETAILS_OUT, STATS_OUT = MulatschakSettlementOut, MulatschakStatsOut
+
+
+def deal_out(row: Deal, names: Names) -> dict[str, Any]:
+    result = names.deal_names(row.result)
+    return {
+        "number": row.number,
+        "version": row.version,
+        "kind": row.kind,
+        "deal": names.deal_names(row.data),
+        "dealer": result.get("dealer"),
+        "game_number": result.get("game_number"),
+        "multiplier": result.get("multiplier"),
+        "factors": result.get("factors", []),
+        "deltas": result.get("deltas", {}),
+        "scores_after": result.get("scores_after", {}),
+        "reasons": result.get("reasons", {}),
+        "declarer_made": result.get("declarer_made"),
+        "game_over": result.get("game_over", False),
+        "winners": result.get("winners", []),
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+    }
+
+
+# --- looking back: statistics, the paper sheet, the chart, the CSV ----------------------------
+
+STATS_KEY = "mulatschak"
+
+
+def finished_games(record: SessionRecord) -> list[tuple[dict[str, int], list[str]]]:
+    """(final scores, winners) of each game a deal ended."""
+    return [
+        (dict(d.result["scores_after"]), list(d.result.get("winners", [])))
+        for d in record.deals
+        if d.result.get("game_over")
+    ]
+
+
+def summary(record: SessionRecord) -> dict[str, Any]:
+    games = finished_games(record)
+    name = record.names.get
+    return {"games": len(games),
+            "winners": [", ".join(str(name(w, w)) for w in winners) for _, winners in games]}
+
+
+def stats_empty() -> dict[str, Any]:
+    return {
+        "sessions": 0, "games": 0, "wins": 0, "deals_seated": 0, "deals_played": 0,
+        "deals_declared": 0, "deals_made": 0, "muli_tried": 0, "muli_made": 0,
+        "stayed_home": 0, "hearts_deals": 0, "points": 0,
+        "biggest_multiplier_survived": None, "biggest_multiplier_played": None,
+        "_bids": {k: {"declared": 0, "made": 0} for k in BID_KEYS},
+    }
+
+
+def stats_add(pid: str, record: SessionRecord, mul: dict[str, Any]) -> None:
+    bids = mul["_bids"]
+    mul["sessions"] += 1
+    for d in record.deals:
+        result = d.result
+        if result.get("game_over"):
+            mul["games"] += 1
+            mul["wins"] += int(pid in result.get("winners", []))
+        if d.kind != "played":
+            continue
+        data = d.data
+        mul["deals_seated"] += 1
+        mul["points"] += int(result["deltas"].get(pid, 0))
+        if pid in data.get("stayed_home", []):
+            mul["stayed_home"] += 1
+            continue
+        multiplier = int(result.get("multiplier", 1))
+        mul["deals_played"] += 1
+        mul["hearts_deals"] += int(data.get("trump") == "hearts")
+        mul["biggest_multiplier_played"] = max(mul["biggest_multiplier_played"] or 0,
+                                               multiplier)
+        if data.get("declarer") != pid:
+            continue
+        bid = int(data["bid"])
+        made = bool(result.get("declarer_made"))
+        key = "muli" if bid == MULI else str(bid)
+        mul["deals_declared"] += 1
+        mul["deals_made"] += int(made)
+        bids[key]["declared"] += 1
+        bids[key]["made"] += int(made)
+        if bid == MULI:
+            mul["muli_tried"] += 1
+            mul["muli_made"] += int(made)
+        if made:
+            mul["biggest_multiplier_survived"] = max(
+                mul["biggest_multiplier_survived"] or 0, multiplier)
+
+
+def stats_finish(acc: dict[str, Any]) -> dict[str, Any]:
+    mul = dict(acc)
+    bids = mul.pop("_bids")
+    declared = mul["deals_declared"]
+    return mul | {
+        "deals_fallen": declared - mul["deals_made"],
+        "made_rate": rate(mul["deals_made"], declared),
+        "win_rate": rate(mul["wins"], mul["games"]),
+        "points_per_deal": (None if not mul["deals_seated"]
+                            else round(mul["points"] / mul["deals_seated"], 2)),
+        "by_bid": {k: v | {"fallen": v["declared"] - v["made"],
+                           "rate": rate(v["made"], v["declared"])}
+                   for k, v in bids.items()},
+    }
+
+
+def stats_contract(acc: dict[str, Any]) -> dict[str, int]:
+    """This family's part of the API's top-level figures."""
+    return {k: acc[k] for k in ("games", "wins", "deals_played", "deals_declared",
+                                "deals_made", "muli_tried", "muli_made", "stayed_home")}
+
+
+def won_games(record: SessionRecord) -> dict[str, int]:
+    """Games won per player in this session (for the groups' chart of games won)."""
+    won: dict[str, int] = {}
+    for _scores, winners in finished_games(record):
+        for w in winners:
+            won[w] = won.get(w, 0) + 1
+    return won
+
+
+def session_points(pid: str, record: SessionRecord) -> int:
+    """The player's sum of score changes in the session (lower is better)."""
+    return sum(int(d.result.get("deltas", {}).get(pid, 0)) for d in record.deals)
+
+
+def factors_text(factors: Sequence[str], multiplier: int) -> str:
+    """The multiplier as a product of its factors: "♥ hearts × collapse = ×4"; "×1"."""
+    if not factors:
+        return "×1"
+    labels = " × ".join(str(FACTOR_LABELS.get(f, f)) for f in factors)
+    return f"{labels} = ×{multiplier}"
+
+
+def sheet_rows(record: SessionRecord) -> list[dict[str, Any]]:
+    names = record.names
+    rows: list[dict[str, Any]] = []
+    for d in record.deals:
+        result, data = d.result, d.data
+        home = set(data.get("stayed_home", []))
+        multiplier = result.get("multiplier", 1)
+        cells = []
+        for p in record.seats:
+            cells.append({
+                "delta": result.get("deltas", {}).get(p) if d.kind == "played" else None,
+                "score": (result.get("scores_after") or result.get("scores_before", {})).get(p),
+                "home": p in home,
+                "declarer": data.get("declarer") == p,
+                "winner": bool(result.get("game_over")) and p in result.get("winners", []),
+            })
+        rows.append({
+            "number": d.number,
+            "game_number": result.get("game_number"),
+            "dealer": names.get(result.get("dealer", ""), ""),
+            "kind": d.kind,
+            "declarer": names.get(data.get("declarer") or "", ""),
+            "bid": data.get("bid"),
+            "trump": data.get("trump"),
+            "trump_name": SUITS["german"].get(data.get("trump") or "", ""),
+            "made": result.get("declarer_made"),
+            "knocked": data.get("knocked"),
+            # the sheet notes only what doubled the deal
+            "notes": "" if multiplier == 1 else factors_text(result.get("factors", []),
+                                                              multiplier),
+            "cells": cells,
+            "game_over": bool(result.get("game_over")),
+            "winners": [names.get(w, w) for w in result.get("winners", [])],
+        })
+    return rows
+
+
+def chart_lines(record: SessionRecord) -> tuple[
+        dict[str, list[list[tuple[float, float]]]], list[float], list[tuple[float, str]]]:
+    """The score after each deal, a new segment (from the start score) for each new game,
+    the game boundaries, and the start score and game-end target as reference lines."""
+    s = record.session
+    series: dict[str, list[list[tuple[float, float]]]] = {}
+    boundaries: list[float] = []
+    references: list[tuple[float, str]] = []
+    start_score = int(s.rules.get("start_score", 0))
+    target = s.rules.get("target_score")
+    references.append((float(start_score), "start"))
+    if target is not None:
+        references.append((float(target), "target"))
+    for p in record.seats:
+        series[p] = [[(0.0, float(start_score))]]
+    for i, d in enumerate(record.deals, start=1):
+        before = d.result.get("scores_before", {})
+        after = d.result.get("scores_after") or before
+        if i > 1 and record.deals[i - 2].result.get("game_over"):
+            boundaries.append(float(i - 1))
+            for p in record.seats:
+                series[p].append([(float(i - 1), float(before.get(p, start_score)))])
+        for p in record.seats:
+            series[p][-1].append((float(i), float(after.get(p, 0))))
+    return series, boundaries, references
+
+
+def csv_rows(names: Names, deals: Sequence[Deal]) -> list[list[object]]:
+    order = names.seats
+    header: list[object] = [_("deal"), _("game"), _("dealer")]
+    for name in (names.to_name(p) for p in order):
+        header += [name, f"{name} {_('score')}"]
+    rows: list[list[object]] = [[*header, _("multiplier"), _("notes")]]
+    for d in deals:
+        r = d.result
+        row: list[object] = [d.number, r.get("game_number"), names.to_name(r.get("dealer", ""))]
+        for p in order:
+            row += [r.get("deltas", {}).get(p), r.get("scores_after", {}).get(p)]
+        rows.append([*row, r.get("multiplier"), _csv_note(d, names)])
+    return rows
+
+
+def _csv_note(deal: Deal, names: Names) -> str:
+    data = deal.data
+    if data.get("kind") != "played":
+        return str(data.get("kind", ""))
+    note = f"{names.to_name(str(data.get('declarer')))} {data.get('bid')} {data.get('trump')}"
+    if deal.result.get("game_over"):
+        note += " · " + _("game over")
+    return note
+
+
+def history_detail(seats: list[str], data: dict[str, Any]) -> None:
+    return None
+
+
+# --- the pages: scoreboard, the deal form and its live check -----------------------------------
+
+SESSION_TEMPLATE = "scorepad/session.html"
+FORM_FRAGMENT = "scorepad/session.html#dealform"
+EDIT_TEMPLATE = "scorepad/deal_edit.html"
+#: The game's parts of the pages every game shares: the scoreboard, the paper sheet (it
+#: extends scorepad/sheet.html) and the settlement's words on the rules of money.
+BOARD_TEMPLATE = "scorepad/_board_mulatschak.html"
+SHEET_TEMPLATE = "scorepad/sheet_mulatschak.html"
+MONEY_RULES_TEMPLATE = "scorepad/_money_rules_mulatschak.html"
+MODES = ("",)
+RECENT_DEALS = 8
+
+
+def recorded_message(number: int) -> str:
+    return _("Deal %(n)s recorded.") % {"n": number}
+
+
+def form_rules(cleaned: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any] | None]:
+    """The preset and house rules chosen on the form that starts a session."""
+    return cleaned["preset"], cleaned["overrides"]
+
+
+def keeps_typing(post: Any) -> bool:
+    """Does a sent form hold what somebody typed (a played deal), worth keeping when
+    another phone recorded its deal first? Collapsed and all passed are one tap."""
+    return (post.get("kind") or "played") not in ("collapsed", "passed")
+
+
+def form_shows_errors(mode: str) -> bool:
+    return True
+
+
+class DealEntry:
+    """The deal form's data, parsed from POST (or GET) parameters.
+
+    Field names: ``kind``, ``declarer``, ``bid`` (1–5), ``trump``, ``home`` (repeatable),
+    ``knocked``, ``t_<seat>`` tricks, ``x_<seat>`` cards exchanged, ``breaker``, and
+    ``step`` (``<seat>:+1`` / ``<seat>:-1``) from the trick steppers.
+    """
+
+    def __init__(self, data: Any, seats: list[str]) -> None:
+        self.seats = seats
+        self.kind = data.get("kind") or "played"
+        if self.kind not in ("played", "collapsed", "passed"):
+            self.kind = "played"
+        self.declarer = data.get("declarer") if data.get("declarer") in seats else None
+        bid = parse_count(data.get("bid"))
+        self.bid = bid if bid is not None and 1 <= bid <= MULI else None
+        trump = data.get("trump")
+        self.trump = trump if trump in dict(TRUMPS) else None
+        home = data.getlist("home") if hasattr(data, "getlist") else data.get("home", [])
+        self.home = [p for i, p in enumerate(seats) if str(i) in home]
+        self.knocked = data.get("knocked") in ("1", "on", "true")
+        self.tricks: dict[str, int | None] = {}
+        self.exchanged: dict[str, int | None] = {}
+        for i, p in enumerate(seats):
+            self.tricks[p] = parse_count(data.get(f"t_{i}"))
+            self.exchanged[p] = parse_count(data.get(f"x_{i}"))
+        breaker = data.get("breaker")
+        self.breaker = breaker if breaker in seats else None
+        tapped = step(data.get("step") or "", seats)
+        if tapped is not None:
+            _prefix, player, delta = tapped
+            playing = self.playing_tricks()
+            if player in playing:
+                stepped_count(playing, player, delta, inferred(playing, MULI), MULI)
+                self.tricks[player] = playing[player]
+        #: Blank tricks that can only be one number (the last player's: the remainder).
+        self.auto = inferred(self.playing_tricks(), MULI)
+
+    def playing_tricks(self) -> dict[str, int | None]:
+        return {p: n for p, n in self.tricks.items() if p not in self.home}
+
+    def tricks_total(self) -> int:
+        return sum(n or 0 for n in self.playing_tricks().values())
+
+    def tricks_left(self) -> int:
+        return MULI - self.tricks_total() - sum(self.auto.values())
+
+    def missing(self) -> dict[str, Any]:
+        """What must be chosen before the referee can judge a played deal."""
+        if self.kind != "played":
+            return {}
+        out: dict[str, Any] = {}
+        if self.declarer is None:
+            out["declarer"] = _("Who declared?")
+        if self.bid is None:
+            out["bid"] = _("How many tricks were bid?")
+        if self.trump is None:
+            out["trump"] = _("Which suit is trump?")
+        return out
+
+    def as_deal(self) -> dict[str, Any]:
+        """The referee's deal object, with names."""
+        if self.kind != "played":
+            return {"kind": self.kind, "knocked": False}
+        tricks = {p: n if n is not None else self.auto[p]
+                  for p, n in self.playing_tricks().items() if n is not None or p in self.auto}
+        exchanged = {p: n for p, n in self.exchanged.items() if n}
+        return {
+            "kind": "played",
+            "declarer": self.declarer,
+            "bid": self.bid,
+            "trump": self.trump,
+            "stayed_home": list(self.home),
+            "tricks": tricks,
+            "knocked": self.knocked,
+            "exchanged": exchanged or None,
+            "muli_breaker": self.breaker,
+        }
+
+
+def form_deal(post: Any, names: Names) -> dict[str, Any] | None:
+    """The deal a sent form records (names); None while it lacks what the referee needs."""
+    entry = DealEntry(post, list(names.by_id.values()))
+    return None if entry.missing() else entry.as_deal()
+
+
+def form_values(deal: dict[str, Any], seats: list[str]) -> tuple[QueryDict, str]:
+    """A recorded deal (names) as the form that records it (for corrections)."""
+    q = QueryDict(mutable=True)
+    q["kind"] = deal.get("kind", "played")
+    for key in ("declarer", "bid", "trump"):
+        if deal.get(key) is not None:
+            q[key] = str(deal[key])
+    if deal.get("muli_breaker"):
+        q["breaker"] = deal["muli_breaker"]
+    if deal.get("knocked"):
+        q["knocked"] = "1"
+    q.setlist("home", [str(seats.index(p) if p in seats else -1)
+                       for p in deal.get("stayed_home") or []])
+    for i, p in enumerate(seats):
+        if p in (deal.get("tricks") or {}):
+            q[f"t_{i}"] = str(deal["tricks"][p])
+        if (deal.get("exchanged") or {}).get(p):
+            q[f"x_{i}"] = str(deal["exchanged"][p])
+    return q, ""
+
+
+def recent(loaded: Loaded) -> list[dict[str, Any]]:
+    names = loaded.names
+    out = []
+    for row in loaded.session.deals.order_by("-number")[:RECENT_DEALS]:
+        result = names.deal_names(row.result)
+        changes = []
+        for pid, name in names.by_id.items():
+            delta = row.result.get("deltas", {}).get(pid)
+            reason = row.result.get("reasons", {}).get(pid)
+            changes.append({"player": name, "delta": delta, "reason": reason_label(reason)})
+        out.append({
+            "number": row.number,
+            "kind": row.kind,
+            "deal": names.deal_names(row.data),
+            "dealer": result.get("dealer"),
+            "game_number": result.get("game_number"),
+            "multiplier": result.get("multiplier", 1),
+            "factors": factors_text(result.get("factors", []), result.get("multiplier", 1)),
+            "changes": changes,
+            "game_over": result.get("game_over"),
+            "winners": result.get("winners", []),
+        })
+    return out
+
+
+def board_context(loaded: Loaded, board: dict[str, Any]) -> dict[str, Any]:
+    session = loaded.session
+    return {
+        "scores": [{"player": name, "score": board["scores"][name]}
+                   for name in loaded.names.by_id.values()],
+        "pending": factors_text(board["pending_factors"], board["pending_multiplier"]),
+        "rules": session_rules(session),
+        "recent": recent(loaded),
+        "muli_name": MULI_NAMES.get(session.preset, "Muli"),
+    }
+
+
+#: Where a violation is shown on the deal form.
+VIOLATION_FIELDS = {
+    "bid_out_of_range": "bid",
+    "bid_forbidden_low_score": "declarer",
+    "trump_invalid": "trump",
+    "declarer_stayed_home": "home",
+    "stay_home_forbidden_hearts": "home",
+    "stay_home_forbidden_muli": "home",
+    "stay_home_forbidden_low_score": "home",
+    "no_opponent": "home",
+    "stay_home_twice": "home",
+    "tricks_missing": "tricks",
+    "tricks_for_absent": "tricks",
+    "tricks_out_of_range": "tricks",
+    "tricks_sum": "tricks",
+    "exchange_forbidden_muli": "exchanged",
+    "exchange_forbidden_low_score": "exchanged",
+    "exchange_too_many": "exchanged",
+    "exchange_exceeds_talon": "exchanged",
+    "knock_not_allowed": "knocked",
+    "muli_breaker_required": "breaker",
+}
+
+
+#: Not an error while the deal is being entered, only once it is saved: said as a hint.
+STILL_TO_ENTER = {"tricks_missing"}
+
+
+def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode: str = "",
+                  submitted: bool = False) -> dict[str, Any]:
+    """The deal form: choices, what is missing, the referee's violations and a preview."""
+    import secrets
+
+    session, names = loaded.session, loaded.names
+    seats = list(names.by_id.values())
+    entry = DealEntry(post or QueryDict(), seats)
+    frozen = session_rules(session)
+    missing = entry.missing()
+    violations: list[dict[str, Any]] = []
+    preview_rows: list[dict[str, Any]] = []
+    multiplier_text = ""
+    if not missing:
+        try:
+            result = preview(loaded, names.deal_ids(entry.as_deal()), number)
+        except InputError as e:
+            violations.append({"code": e.code, "player": None, "field": None,
+                               "message": input_error_message(e)})
+        else:
+            for v in result.violations:
+                v = names.violation(v)
+                violations.append(
+                    {"code": v.code, "player": v.player, "field": VIOLATION_FIELDS.get(v.code),
+                     "message": violation_message(v)}
+                )
+            if result.legal and entry.kind == "played":
+                multiplier_text = factors_text([str(f) for f in result.factors],
+                                               result.multiplier)
+                for pid, name in names.by_id.items():
+                    preview_rows.append(
+                        {"player": name, "delta": result.deltas[pid],
+                         "reason": reason_label(str(result.reasons[pid]))}
+                    )
+    by_field: dict[str, list[str]] = {}
+    by_player: dict[str, list[str]] = {}
+    to_enter = [] if submitted else [v["player"] for v in violations
+                                     if v["code"] in STILL_TO_ENTER and v["player"]]
+    shown = [v for v in violations if submitted or v["code"] not in STILL_TO_ENTER]
+    if to_enter:
+        missing = {**missing, "tricks": _("Tricks still to enter: %(names)s.")
+                   % {"names": ", ".join(to_enter)}}
+    for v in shown:  # each message in one place: a player's row, or its field
+        if v["player"] and v["field"] in (None, "tricks", "home"):
+            by_player.setdefault(v["player"], []).append(v["message"])
+        elif v["field"]:
+            by_field.setdefault(v["field"], []).append(v["message"])
+    return {
+        "entry": entry,
+        "seat_rows": [
+            {
+                "index": i,
+                "name": name,
+                "home": name in entry.home,
+                "tricks": entry.tricks.get(name),
+                "auto": entry.auto.get(name),
+                "exchanged": entry.exchanged.get(name),
+                "errors": by_player.get(name, []),
+            }
+            for i, name in enumerate(seats)
+        ],
+        "trumps": TRUMPS,
+        "bids": [1, 2, 3, 4, 5],
+        "missing": missing,
+        "violations": violations,
+        "field_errors": by_field,
+        "general_errors": [v["message"] for v in shown if not v["field"] and not v["player"]],
+        "preview": preview_rows,
+        "preview_factors": multiplier_text,
+        "legal": not missing and not violations,
+        "knock_allowed": frozen.knock_doubles,
+        "breaker_needed": frozen.muli_fail_mode == "breaker",
+        "number": number,
+        "muli_name": MULI_NAMES.get(session.preset, "Muli"),
+        "idempotency_key": secrets.token_urlsafe(24),
+    }

@@ -1,0 +1,170 @@
+"""A session as one request has read it, passed around explicitly.
+
+Inside the referee a seated player is named by their player id (as text): renaming a
+player changes no recorded deal. ``Names`` translates between the names people type and
+those ids; ``Loaded`` is the session row with its seats (read once: seats never change
+after the start) and, once somebody asked, the number of its last deal. Views build it
+once per request and hand it to the services and games; nothing is remembered on the
+row itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from referee.violations import Violation
+
+if TYPE_CHECKING:
+    from .models import Session
+
+
+@dataclass(frozen=True)
+class Names:
+    """Translate between the names a user types and the player ids the referee sees."""
+
+    by_id: Mapping[str, str]
+
+    @classmethod
+    def of(cls, session: Session) -> Names:
+        """The seated players in seat order: one query."""
+        seats = session.seats.select_related("player")
+        return cls({str(s.player_id): s.player.name for s in seats})
+
+    @property
+    def seats(self) -> list[str]:
+        """The seated players' ids in seat order."""
+        return list(self.by_id)
+
+    @property
+    def by_name(self) -> dict[str, str]:
+        return {name.lower(): pid for pid, name in self.by_id.items()}
+
+    def to_id(self, name: str) -> str:
+        """The id of a seated player's name; unknown names stay as they are (for the
+        referee to report as ``unknown_player``)."""
+        return self.by_name.get(" ".join(name.split()).lower(), name)
+
+    def to_name(self, pid: str) -> str:
+        return self.by_id.get(pid, pid)
+
+    #: Keys of recorded deals and results that name one player, list players, or map
+    #: players to something (every game family).
+    ONE = ("declarer", "muli_breaker", "dealer", "loser")
+    LISTS = ("stayed_home", "winners", "finish_order", "order")
+    MAPS = ("tricks", "exchanged", "deltas", "base", "reasons", "scores_before",
+            "scores_after", "figures", "results", "mura_after", "zeros_after", "losses_after")
+
+    def _translate(self, data: Mapping[str, Any], one: Any) -> dict[str, Any]:
+        out = dict(data)
+        for key in self.ONE:
+            if isinstance(out.get(key), str):
+                out[key] = one(out[key])
+        for key in self.LISTS:
+            if isinstance(out.get(key), list):
+                out[key] = [one(p) if isinstance(p, str) else p for p in out[key]]
+        for key in self.MAPS:
+            if isinstance(out.get(key), dict):
+                out[key] = {one(p): v for p, v in out[key].items()}
+        if isinstance(out.get("trick_cards"), list):
+            out["trick_cards"] = [self._trick(t, one) for t in out["trick_cards"]]
+        return out
+
+    @staticmethod
+    def _trick(trick: Any, one: Any) -> Any:
+        if not isinstance(trick, Mapping) or not isinstance(trick.get("cards"), Mapping):
+            return trick  # malformed: the referee names the problem
+        leader = trick.get("leader")
+        return {"leader": one(leader) if isinstance(leader, str) else leader,
+                "cards": {one(p): c for p, c in trick["cards"].items()}}
+
+    def deal_ids(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A deal object as typed (names) → as stored (ids)."""
+        return self._translate(data, self.to_id)
+
+    def deal_names(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored deal or result (ids) → as shown (names)."""
+        return self._translate(data, self.to_name)
+
+    def violation(self, v: Violation) -> Violation:
+        params = {
+            k: self.to_name(x) if isinstance(x, str) else x for k, x in v.params.items()
+        }
+        return Violation.of(v.code, None if v.player is None else self.to_name(v.player),
+                            **params)
+
+
+_UNKNOWN: Any = object()
+
+
+def last_number(session: Session) -> int | None:
+    """The number of the session's last deal (None before the first): one query."""
+    number = session.deals.order_by("-number").values_list("number", flat=True).first()
+    return None if number is None else int(number)
+
+
+class Loaded:
+    """A session row with its seats and, once asked, its last deal number.
+
+    The seats are read when first asked for (one query) unless ``names`` are given.
+    ``last_number`` may be given when the caller knows it already (a list of sessions
+    annotates it: one query for all; a write that just recorded a deal knows it);
+    otherwise ``next_number`` asks the database once and remembers the answer here.
+    """
+
+    def __init__(self, session: Session, names: Names | None = None,
+                 last_number: int | None = _UNKNOWN) -> None:
+        self.session = session
+        self._names = names
+        self._last = last_number
+
+    @classmethod
+    def of(cls, session: Session | Loaded, names: Names | None = None) -> Loaded:
+        """The session as loaded (``names``: its seats, if known already)."""
+        if isinstance(session, Loaded):
+            return session
+        return cls(session, names)
+
+    @property
+    def names(self) -> Names:
+        if self._names is None:
+            self._names = Names.of(self.session)
+        return self._names
+
+    @property
+    def seats(self) -> list[str]:
+        return self.names.seats
+
+    @property
+    def next_number(self) -> int:
+        """The number the next deal gets: not always deals + 1, since a removed deal's
+        number stays with it in the history."""
+        if self._last is _UNKNOWN:
+            self._last = last_number(self.session)
+        return int(self._last or 0) + 1
+
+    def with_row(self, session: Session, last_number: int | None = _UNKNOWN) -> Loaded:
+        """The same seats on a newer copy of the row (after a write)."""
+        return Loaded(session, self._names, last_number)
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """A stored deal as looking back reads it."""
+
+    number: int
+    kind: str
+    data: Mapping[str, Any]
+    result: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    """A session with its seats (player ids as text, seat order) and all its deals, as
+    the statistics, the paper sheet and the charts read it (``stats.load``)."""
+
+    session: Session
+    seats: tuple[str, ...]
+    names: Mapping[str, str]
+    deals: tuple[DealRow, ...]

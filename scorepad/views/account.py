@@ -1,0 +1,170 @@
+"""The account: signing up, logging in (Django's page), changing the password, resetting a
+forgotten one, logging out everywhere, and an owner's reset link for a member.
+
+Django's own views do most of the work; each password change here also rotates the
+account's API token and ends its other login sessions (scorepad/accounts.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from .. import accounts, services
+from ..access import MANAGE, group_for
+from ..forms import SignupForm
+from ..ids import parse_id
+from ..messages import input_error_message
+from ..models import Membership
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        wait = accounts.registration_wait(request)
+        if wait is not None:  # this address made its accounts for the hour
+            response = render(request, "registration/signup.html",
+                              {"form": SignupForm(),
+                               "refused": accounts.registrations_message(wait)},
+                              status=429)
+            response["Retry-After"] = str(wait)
+            return response
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = accounts.account_register(username=form.cleaned_data["username"],
+                                             password=form.cleaned_data["password1"],
+                                             request=request)
+        except services.InputError as e:
+            for problem in e.problems:
+                field = {"password": "password2"}.get(problem.field, problem.field)
+                field = field if field in form.fields else None
+                form.add_error(field, input_error_message(problem))
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("scorepad:session_new")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+class Login(auth_views.LoginView):
+    """Django's login page; it offers the reset by mail where a mail server is set up."""
+
+    redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context: dict[str, Any] = super().get_context_data(**kwargs)
+        context["mail_reset"] = getattr(settings, "SCHREIBER_MAIL", False)
+        return context
+
+
+class _ThrottledPasswordChangeForm(PasswordChangeForm):
+    """The old password is checked through authenticate(): wrong ones count towards the
+    login lockout (username and address), as on the login page and in the API."""
+
+    def __init__(self, user: Any, *args: Any, request: HttpRequest | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old = str(self.cleaned_data["old_password"])
+        if authenticate(self.request, username=self.user.get_username(), password=old) is None:
+            raise ValidationError(self.error_messages["password_incorrect"],
+                                  code="password_incorrect")
+        return old
+
+
+class PasswordChange(auth_views.PasswordChangeView):
+    """Django's page (old password, new one twice); this phone stays logged in, every
+    other session of the account ends and its API token is replaced."""
+
+    success_url = reverse_lazy("password_change_done")
+    form_class = _ThrottledPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = super().get_form_kwargs()
+        kwargs["request"] = self.request
+        return kwargs
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)  # saves, keeps this session's login
+        accounts.password_changed(user=form.user, keep=self.request.session.session_key)
+        return response
+
+
+class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
+    """A one-time reset link (an owner's, an admin's or a mail's): after the new password
+    every session of the account ends and its API token is replaced."""
+
+    success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        accounts.password_changed(user=form.user)
+        return response
+
+
+class PasswordResetByMail(auth_views.PasswordResetView):
+    """Django's reset by mail; only where a mail server is configured (EMAIL_URL)."""
+
+    success_url = reverse_lazy("password_reset_done")
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not getattr(settings, "SCHREIBER_MAIL", False):
+            raise Http404
+        return super().dispatch(request, *args, **kwargs)  # type: ignore[no-any-return]
+
+
+@login_required
+@require_GET
+def account(request: HttpRequest) -> HttpResponse:
+    return render(request, "registration/account.html")
+
+
+@login_required
+@require_POST
+def logout_everywhere(request: HttpRequest) -> HttpResponse:
+    """Every login session of the account ends (this one too) and its API token."""
+    accounts.log_out_everywhere(user=request.user)
+    logout(request)
+    messages.success(request, _("You are logged out everywhere."))
+    return redirect("login")
+
+
+@login_required
+@require_POST
+def member_reset_link(request: HttpRequest, group_id: int) -> HttpResponse:
+    """An owner makes a one-time link that sets a new password for a member of the group
+    (nobody needs a mail server); the page shows it once, to pass on in person."""
+    the_group = group_for(request.user, group_id, MANAGE)
+    user_id = parse_id(request.POST.get("user"))
+    if user_id is None:
+        raise Http404
+    try:
+        path = accounts.reset_link_for_member(owner=request.user, group_id=the_group.pk,
+                                              user_id=user_id)
+    except Membership.DoesNotExist:
+        raise Http404 from None
+    except accounts.NotResettable:
+        return render(request, "scorepad/reset_link.html",
+                      {"group": the_group, "refused": True}, status=403)
+    member = Membership.objects.select_related("user").get(group=the_group, user_id=user_id)
+    response = render(request, "scorepad/reset_link.html", {
+        "group": the_group, "member": member.user, "link": request.build_absolute_uri(path),
+        "days": settings.PASSWORD_RESET_TIMEOUT // 86400,
+    })
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response

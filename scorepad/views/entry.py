@@ -1,0 +1,101 @@
+"""Entering a deal: the form's live check (htmx), saving it, and noticing that another
+phone recorded the deal first. Every game's form the same way: the session's game module
+reads the form, the services record the deal."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import games, htmx_answers, services
+from ..access import READ, WRITE, session_for
+from ..errors import KeyReused
+from ..games.base import mode_of
+from ..idempotency import MAX_KEY, Answer, fingerprint, once
+from ..ids import parse_id
+from ..loaded import Loaded
+from ..messages import conflict_message, input_error_message, violation_message
+from .common import correcting, render_edit, render_session, stale_form
+
+
+@login_required
+@require_GET
+def deal_form_fresh(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Polled by an open deal form: 204 while the deal it is about to record is still the
+    next one; a notice once another phone has recorded it (htmx then stops polling)."""
+    session = session_for(request.user, session_id, READ)
+    stale = stale_form(Loaded.of(session), parse_id(request.GET.get("number")))
+    if stale is None:
+        return HttpResponse(status=204)
+    return render(request, "scorepad/_stale_notice.html", {"session": session, "stale": stale})
+
+
+@login_required
+@require_POST
+def deal_check(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Live check of the deal form (htmx): violations next to their fields, a preview."""
+    loaded = Loaded.of(session_for(request.user, session_id, WRITE))
+    game = games.of(loaded.session)
+    number = correcting(request.POST)
+    if number is not None:
+        return render_edit(request, loaded, game, number, request.POST,
+                           mode_of(game.MODES, request.POST, request.GET))
+    return render_session(request, loaded, game, request.POST)
+
+
+@login_required
+@require_POST
+def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
+    loaded = Loaded.of(session_for(request.user, session_id, WRITE))
+    game = games.of(loaded.session)
+    data = game.form_deal(request.POST, loaded.names)
+    if data is None:  # not yet what the referee needs: the form says what is missing
+        return htmx_answers.refused(render_session(request, loaded, game, request.POST),
+                                    "illegal", [_("The deal is not complete yet.")],
+                                    parse_id(request.POST.get("number")))
+    # a stale form records only as the deal its confirmation names (_stale_notice.html)
+    number = parse_id(request.POST.get("confirm_number")) or parse_id(
+        request.POST.get("number"))
+
+    def run() -> Answer:
+        row = services.deal_record(session=loaded, user=request.user, data=data, number=number)
+        return Answer(201, {"number": row.number})
+
+    key = (request.POST.get("idempotency_key") or "")[:MAX_KEY]
+    try:
+        if key:
+            print_ = fingerprint("html-deal", loaded.session.pk, data, number)
+            answer = once(user=request.user, key=key, print_=print_, run=run)
+        else:
+            answer = run()
+    except (services.RulesBroken, services.InputError) as e:
+        reasons = ([violation_message(loaded.names.violation(v)) for v in e.violations]
+                   if isinstance(e, services.RulesBroken) else [input_error_message(e)])
+        return htmx_answers.refused(
+            render_session(request, loaded, game, request.POST, submitted=True),
+            "illegal", reasons, number)
+    except (services.Conflict, KeyReused) as e:
+        loaded.session.refresh_from_db()
+        fresh = loaded.with_row(loaded.session)
+        reason = conflict_message(e.reason, **e.params) if isinstance(
+            e, services.Conflict) else ""
+        if (isinstance(e, services.Conflict) and e.reason == "number_taken"
+                and game.keeps_typing(request.POST)
+                and parse_id(request.POST.get("number")) is not None):
+            # another phone recorded this deal: keep what was typed, and ask
+            return htmx_answers.refused(
+                render_session(request, fresh, game, request.POST, submitted=True),
+                "conflict", [reason], fresh.next_number)
+        if isinstance(e, services.Conflict):
+            messages.warning(request, reason)
+        return htmx_answers.refused(render_session(request, fresh, game), "conflict",
+                                    [reason], fresh.next_number)
+    recorded = answer.body["number"]
+    messages.success(request, game.recorded_message(recorded), extra_tags=f"undo:{recorded}")
+    if htmx_answers.wants_table(request):  # the page's script: new scores, fresh form
+        return htmx_answers.recorded(render_session(request, loaded, game), recorded)
+    return redirect("scorepad:session", session_id=loaded.session.pk)

@@ -1,0 +1,176 @@
+"""Groups: the list, a group's page (roster, members, invitations, importing files),
+and joining one by an invitation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from .. import exchange, services
+from ..access import MANAGE, READ, WRITE, group_for, role_in, visible_groups
+from ..forms import GroupForm, PlayerForm
+from ..ids import parse_id
+from ..messages import input_error_message
+from ..models import Invite, Membership
+from .common import no_store
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def groups(request: HttpRequest) -> HttpResponse:
+    form = GroupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            group = services.group_create(user=request.user, name=form.cleaned_data["name"])
+        except services.InputError as e:
+            form.add_error("name", input_error_message(e))
+        else:
+            return redirect("scorepad:group", group_id=group.pk)
+    return render(request, "scorepad/groups.html",
+                  {"groups": visible_groups(request.user), "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def group(request: HttpRequest, group_id: int) -> HttpResponse:
+    need = WRITE if request.method == "POST" else READ
+    the_group = group_for(request.user, group_id, need)
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player_id = request.POST.get("player")
+            if player_id:
+                number = parse_id(player_id)  # a tampered field finds no player, as a stranger's
+                player = None if number is None else the_group.players.filter(pk=number).first()
+                if player is None:
+                    raise Http404
+                services.player_rename(player=player, name=form.cleaned_data["name"])
+            else:
+                services.player_add(group=the_group, name=form.cleaned_data["name"])
+        except services.InputError as e:
+            form.add_error("name", input_error_message(e))
+        else:
+            return redirect("scorepad:group", group_id=the_group.pk)
+    return _render_group(request, the_group, form)
+
+
+def _render_group(request: HttpRequest, the_group: Any, form: PlayerForm,
+                  import_problems: list[dict[str, str]] | None = None) -> HttpResponse:
+    return render(
+        request,
+        "scorepad/group.html",
+        {
+            "import_problems": import_problems,
+            "group": the_group,
+            "players": the_group.players.order_by("name"),
+            "members": the_group.memberships.select_related("user").order_by("user__username"),
+            "role": role_in(request.user, the_group),
+            "form": form,
+            "can_write": role_in(request.user, the_group) in (
+                Membership.Role.OWNER, Membership.Role.EDITOR),
+            "can_manage": role_in(request.user, the_group) == Membership.Role.OWNER,
+            "invites": [
+                {"invite": i, "url": request.build_absolute_uri(
+                    reverse("scorepad:join", kwargs={"token": i.token}))}
+                for i in services.open_invites(the_group)
+            ],
+            "roles": Membership.Role.choices,
+        },
+    )
+
+
+@login_required
+@require_POST
+def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
+    """An uploaded export file (a session, or a whole group) into this group."""
+    the_group = group_for(request.user, group_id, WRITE)
+    upload = request.FILES.get("file")
+    problems: list[dict[str, str]] = []
+    if upload is None:
+        problems = [{"path": "", "message": _("Choose an export file to import.")}]
+    else:
+        try:
+            if upload.size is not None and upload.size > exchange.MAX_BYTES:
+                raise exchange.too_large()
+            data = exchange.read_file(upload.read(exchange.MAX_BYTES + 1))
+            if exchange.sniff_kind(data) == "group":
+                count = len(exchange.group_import(group=the_group, data=data))
+            else:
+                exchange.session_import(group=the_group, data=data)
+                count = 1
+        except exchange.ImportRejected as e:
+            problems = [p.as_dict() for p in e.problems]
+        else:
+            messages.success(request, ngettext("Imported %(count)s session.",
+                                               "Imported %(count)s sessions.", count)
+                             % {"count": count})
+            return redirect("scorepad:group", group_id=the_group.pk)
+    return _render_group(request, the_group, PlayerForm(), problems)
+
+
+@login_required
+@require_POST
+def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
+    the_group = group_for(request.user, group_id, MANAGE)
+    try:
+        if request.POST.get("revoke"):
+            invite_id = parse_id(request.POST["revoke"])
+            if invite_id is None:
+                raise Http404
+            services.invite_revoke(group=the_group, invite_id=invite_id)
+        else:
+            services.invite_create(group=the_group, user=request.user,
+                                   role=request.POST.get("role", ""),
+                                   days=_count(request.POST.get("days"), services.INVITE_DAYS),
+                                   uses=_count(request.POST.get("uses"), 1))
+    except (services.InputError, ValueError) as e:
+        message = input_error_message(e) if isinstance(e, services.InputError) else str(e)
+        label = INVITE_FIELDS.get(getattr(e, "field", ""))
+        messages.error(request, f"{label}: {message}" if label else message)
+    return redirect("scorepad:group", group_id=the_group.pk)
+
+
+#: The invitation form's fields, as its labels name them.
+INVITE_FIELDS = {"role": gettext_lazy("Role"), "uses": gettext_lazy("for how many people"),
+                 "days": gettext_lazy("days")}
+
+
+def _count(value: str | None, default: int) -> int:
+    """A count typed into a form (blank: the default); 0 for anything but a plain number,
+    which the service then refuses with its rule."""
+    if value is None or not value.strip():
+        return default
+    return parse_id(value.strip()) or 0
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        invite = services.invite_by_token(token)
+    except Invite.DoesNotExist:
+        return _join_gone(request)
+    if not services.invite_usable_by(invite, request.user):
+        return _join_gone(request)
+    if request.method == "POST":
+        try:
+            services.invite_accept(invite=invite, user=request.user)
+        except services.InviteGone:
+            return _join_gone(request)
+        messages.success(request, _("Welcome to %(g)s.") % {"g": invite.group.name})
+        return redirect("scorepad:group", group_id=invite.group_id)
+    return no_store(render(request, "scorepad/join.html", {"invite": invite}))
+
+
+def _join_gone(request: HttpRequest) -> HttpResponse:
+    """404 for an unknown, expired, revoked or used-up link, or one made before the user
+    was removed from the group: the same answer for all, so a link tells nothing."""
+    return no_store(render(request, "scorepad/join.html", {"invite": None}, status=404))

@@ -1,0 +1,280 @@
+"""The session page and what hangs off it: starting a session, the list of sessions, the
+polled scoreboard, closing and reopening, watch links, the settlement and the beat
+helper."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from referee.rules import (
+    ALL_PASS_MODES,
+    MULATSCHAK_PACKS,
+    MULI_FAIL_MODES,
+    PARAMETER_NAMES,
+    PRESETS,
+    SALZBURG,
+)
+
+from .. import fastpoll, games, services
+from ..access import READ, WRITE, WRITERS, pk_of, poll_row, session_for, visible_groups
+from ..conditional import client_has, etag_for, polled
+from ..forms import MAX_SEATS, SessionForm
+from ..games.muller_matz import beat_context
+from ..loaded import Loaded
+from ..messages import PARAMETER_HELP, input_error_message
+from ..models import Membership, Session
+from .common import board_context, board_parts, no_store, render_session
+
+#: House rules that are one of a few words: offered as a choice, not typed.
+RULE_CHOICES = {"pack": MULATSCHAK_PACKS, "muli_fail_mode": MULI_FAIL_MODES,
+                "all_pass": ALL_PASS_MODES}
+
+
+def _rule_kind(name: str) -> str:
+    """How the start form asks for a house rule: on/off, a choice, a number, or text
+    (the JSON-ish values of the few structured rules)."""
+    value = SALZBURG.as_params()[name]
+    if isinstance(value, bool):
+        return "bool"
+    if name in RULE_CHOICES:
+        return "choice"
+    if isinstance(value, int) or value is None:
+        return "int"
+    return "text"
+
+
+def _rules_table(form: SessionForm) -> list[dict[str, Any]]:
+    """Every parameter with its meaning, each preset's default, and its input."""
+    defaults = {p.name: p.as_params() for p in PRESETS.values()}
+    return [
+        {
+            "name": name,
+            "help": PARAMETER_HELP.get(name, ""),
+            "defaults": [(preset, params[name]) for preset, params in defaults.items()],
+            "field": form[f"rule_{name}"],
+            "kind": _rule_kind(name),
+            "choices": RULE_CHOICES.get(name, ()),
+        }
+        for name in PARAMETER_NAMES
+    ]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_new(request: HttpRequest) -> HttpResponse:
+    writable = visible_groups(request.user).filter(
+        memberships__user=request.user,
+        memberships__role__in=[Membership.Role.OWNER, Membership.Role.EDITOR],
+    )
+    initial: dict[str, Any] = {"preset": "salzburg"}
+    if writable.count() == 1:
+        initial["group"] = writable.first()
+    form = SessionForm(request.POST or None, groups=writable, initial=initial)
+    seat_errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        preset, overrides = games.get(data["game"]).form_rules(data)
+        try:
+            session = services.session_start(
+                group=data["group"], group_name=data["new_group"], user=request.user,
+                preset=preset, overrides=overrides, seats=data["seats"],
+                dealer=data["dealer_name"], game=data["game"],
+                stake=data.get("stake") or None, currency=data.get("currency") or None,
+            )
+        except services.InputError as e:
+            field = e.field.removeprefix("rules.overrides.")
+            target = f"rule_{field}" if field in PARAMETER_NAMES else None
+            if e.field.startswith("seats"):
+                seat_errors.append(input_error_message(e))  # shown with the seats
+            else:
+                if e.field in ("stake", "currency"):
+                    target = e.field
+                where = "" if target else f"{e.field}: "  # next to its field it needs no name
+                form.add_error(target, where + input_error_message(e))
+        else:
+            return redirect("scorepad:session", session_id=session.pk)
+    roster = sorted(
+        {p.name for g in writable.prefetch_related("players") for p in g.players.all()}
+    )
+    return render(
+        request,
+        "scorepad/session_new.html",
+        {"form": form, "rules_table": _rules_table(form), "roster": roster,
+         "seat_numbers": range(MAX_SEATS), "seat_errors": seat_errors},
+    )
+
+
+@login_required
+@require_GET
+def session_list(request: HttpRequest) -> HttpResponse:
+    rows = (
+        Session.objects.filter(group__in=visible_groups(request.user))
+        .select_related("group")
+        .order_by("-created_at")[:100]
+    )
+    return render(request, "scorepad/session_list.html", {"sessions": rows})
+
+
+@login_required
+@require_GET
+def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    loaded = Loaded.of(session_for(request.user, session_id, READ))
+    return render_session(request, loaded, games.of(loaded.session))
+
+
+@require_GET
+def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The scoreboard alone, for polling phones: 304 when nothing changed, each version
+    rendered once (conditional.polled). With a valid grant in the URL and the cache,
+    neither is a database query (fastpoll); else the login and one small query decide,
+    and the answer carries a fresh grant (a 200 even if the client had the version, when
+    its grant was stale: that is how a phone gets a new one)."""
+    pk = pk_of(session_id)
+    fast = fastpoll.check_user(request, pk)
+    if fast is not None and fast.recalled and not client_has(
+            request, etag_for(pk, fast.version, *board_parts(request, fast.role))):
+        fast = fastpoll.check_user(request, pk, fresh=True)  # a body: from the shared cache
+    if fast is not None:
+        version, role, grant = fast.version, fast.role, fast.grant
+    else:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        version, role, group_id = poll_row(request.user, pk, READ)
+        grant = fastpoll.user_grant(pk, group_id, request.user.pk, role,
+                                    fastpoll.auth_tag(request))
+    can_write = role in WRITERS
+    parts = board_parts(request, role)
+
+    def build() -> tuple[str, bytes, str]:
+        session = Session.objects.select_related("group").filter(pk=pk).first()
+        if session is None:
+            raise Http404
+        board_url = fastpoll.with_grant(reverse("scorepad:board", kwargs={"session_id": pk}),
+                                        fastpoll.MARK)
+        loaded = Loaded.of(session)
+        context = board_context(loaded, games.of(session), board_url)
+        context["can_write"] = can_write
+        response = render(request, "scorepad/_scoreboard.html", context)
+        return etag_for(session.pk, session.version, *parts), response.content, \
+            response["Content-Type"]
+
+    return polled(request, etag_for(pk, version, *parts), build,
+                  force=fast is None and fastpoll.PARAM in request.GET,
+                  finish=lambda body: fastpoll.fill(body, grant))
+
+
+@login_required
+@require_POST
+def session_status(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for(request.user, session_id, WRITE)
+    try:
+        services.session_set_status(session=session, status=request.POST.get("status", ""))
+    except services.InputError as e:
+        messages.error(request, input_error_message(e))
+    return redirect("scorepad:session", session_id=session.pk)
+
+
+@login_required
+@require_POST
+def watch_link(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for(request.user, session_id, WRITE)
+    if request.POST.get("action") == "revoke":
+        services.watch_link_revoke(session=session)
+        messages.success(request, _("The watch link is revoked: it shows nothing any more."))
+    else:
+        services.watch_link_create(session=session)
+    return redirect("scorepad:session", session_id=session.pk)
+
+
+def _watch_session(token: str) -> Session:
+    try:
+        return services.session_by_watch_token(token)
+    except Session.DoesNotExist:
+        raise Http404 from None
+
+
+@require_GET
+def watch(request: HttpRequest, token: str) -> HttpResponse:
+    """The live scoreboard for everyone at the table who has the link: read-only, no login."""
+    session = _watch_session(token)
+    board_url = fastpoll.with_grant(_watch_board_url(token),
+                                    fastpoll.watch_grant(session.pk, token))
+    context = board_context(Loaded.of(session), games.of(session), board_url)
+    return no_store(render(request, "scorepad/watch.html", context))
+
+
+def _watch_board_url(token: str) -> str:
+    return reverse("scorepad:watch_board", kwargs={"token": token})
+
+
+@require_GET
+def watch_board(request: HttpRequest, token: str) -> HttpResponse:
+    fast = fastpoll.check_watch(request, token)
+    parts = ("watch", request.LANGUAGE_CODE, fastpoll.token_tag(token))
+    if fast is not None and fast.recalled and not client_has(
+            request, etag_for(fast.session_id, fast.version, *parts)):
+        fast = fastpoll.check_watch(request, token, fresh=True)
+    if fast is not None:
+        found, grant = (fast.session_id, fast.version), fast.grant
+    else:
+        found = services.watch_version(token)
+        if found is None:
+            raise Http404
+        grant = fastpoll.watch_grant(found[0], token)
+    # The fragment polls its own URL, which names the token (parts): a new link after a
+    # revoked one must not get the old one's cached render.
+
+    def build() -> tuple[str, bytes, str]:
+        session = _watch_session(token)
+        board_url = fastpoll.with_grant(_watch_board_url(token), fastpoll.MARK)
+        response = render(request, "scorepad/_scoreboard.html",
+                          board_context(Loaded.of(session), games.of(session), board_url))
+        return etag_for(session.pk, session.version, *parts), response.content, \
+            response["Content-Type"]
+
+    return polled(request, etag_for(*found, *parts), build, secret_url=True,
+                  force=fast is None and fastpoll.PARAM in request.GET,
+                  finish=lambda body: fastpoll.fill(body, grant))
+
+
+# --- money and the beat helper -----------------------------------------------------------
+
+
+def _copy_text(money: dict[str, Any]) -> str:
+    symbol = {"EUR": "€", "USD": "$", "GBP": "£", "HUF": "Ft", "CHF": "CHF"}.get(
+        money["currency"] or "", money["currency"] or "")
+    return "\n".join(f"{t['from']} → {t['to']} {t['amount']} {symbol}".strip()
+                     for t in money["transfers"])
+
+
+@login_required
+@require_GET
+def settlement_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    session = session_for(request.user, session_id, READ)
+    money = services.settlement(session)
+    return render(request, "scorepad/settlement.html", {
+        "session": session, "money": money, "copy_text": _copy_text(money),
+        "balances": list(money["balances"].items()),
+        "money_rules_template": games.of(session).MONEY_RULES_TEMPLATE,
+    })
+
+
+@login_required
+@require_GET
+def beat(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Does the defending card beat the attacking one? The referee answers, with why."""
+    session = session_for(request.user, session_id, READ)
+    context = {"session": session, "q": request.GET} | beat_context(request.GET)
+    template = "scorepad/_beat.html"
+    if not request.headers.get("HX-Request"):
+        template = "scorepad/beat.html"
+    return render(request, template, context)

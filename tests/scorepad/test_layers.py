@@ -1,0 +1,150 @@
+"""The shape of the code: no import circles among the scorepad's modules, and nothing
+below the pages and the API imports a view or the API (services, models, games, the
+importer, the statistics... only ever import downwards). Read from the source, imports
+inside functions included; ``if TYPE_CHECKING:`` blocks (types only) are left out."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from scorepad import games
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "scorepad"
+#: The edges: what a request or a command comes in through.
+EDGES = ("scorepad.views", "scorepad.api", "scorepad.urls", "scorepad.management")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in PACKAGE.rglob("*.py")
+            if "migrations" not in p.parts}
+
+
+def _type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The scorepad modules ``name`` imports."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, *([base] if base else [])])
+            for alias in node.names:
+                whole = f"{base}.{alias.name}"
+                found.add(whole if whole in known else base)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    out = {m for m in found if m in known}
+    if name == "scorepad.games":  # the registry imports its games by name
+        out |= {f"scorepad.games.{m}" for m in games.MODULES}
+    return out - {name}
+
+
+def graph() -> dict[str, set[str]]:
+    found = modules()
+    known = set(found)
+    return {name: imports(name, path, known) for name, path in found.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(edges):
+        if v not in index:
+            connect(v)
+    return out
+
+
+def test_the_graph_sees_the_imports_it_should():
+    edges = graph()
+    assert "scorepad.games.mura" in edges["scorepad.games"]
+    assert "scorepad.services" in edges["scorepad.views.entry"]
+    assert "scorepad.games.base" in edges["scorepad.games.mura"]
+    assert "scorepad.models" not in edges["scorepad.games.mura"]  # types only
+
+
+def test_no_module_of_the_scorepad_imports_itself_round_a_circle():
+    assert cycles(graph()) == []
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_nothing_below_the_pages_and_the_api_imports_a_view_or_the_api():
+    edges = graph()
+    upward = {
+        (name, target)
+        for name, targets in edges.items() if not name.startswith(EDGES)
+        for target in targets if target.startswith(("scorepad.views", "scorepad.api"))
+    }
+    assert upward == set()
+
+
+def test_the_games_know_no_page_no_endpoint_and_no_service():
+    edges = graph()
+    for name, targets in edges.items():
+        if name.startswith("scorepad.games"):
+            assert not {t for t in targets if t.startswith(
+                ("scorepad.services", "scorepad.views", "scorepad.api", "scorepad.exchange",
+                 "scorepad.stats", "scorepad.models"))}, name
+
+
+def test_every_game_in_the_registry_provides_the_whole_game_protocol():
+    promised = {name for name in vars(games.Game) if not name.startswith("_")}
+    promised |= set(games.Game.__annotations__)
+    assert {"parse_deal", "board", "money", "entry_context", "BOARD_OUT"} <= promised
+    for game in games.REGISTRY:
+        missing = sorted(name for name in promised if not hasattr(game, name))
+        assert missing == [], (game.NAME, missing)
+        assert games.get(game.NAME) is game

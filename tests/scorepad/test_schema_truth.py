@@ -1,0 +1,290 @@
+"""The OpenAPI schema tells the truth: real answers of every endpoint, for Mulatschak, Mura
+and Müller Matz sessions, validated against the schema drf-spectacular generates, with
+every declared field required where the schema says so and no undeclared field allowed
+(``additionalProperties: false`` wherever the schema lists properties)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any
+
+import jsonschema
+import pytest
+from django.test import Client
+from drf_spectacular.generators import SchemaGenerator
+
+from .mura_play import play
+
+pytestmark = pytest.mark.django_db
+
+SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
+GAMES = ["mulatschak", "mura", "muller_matz"]
+PASSWORD = "kartenspiel-2026"
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    return json.loads(json.dumps(SchemaGenerator().get_schema(request=None, public=True),
+                                 default=str))
+
+
+def strict(node: Any, components: dict[str, Any], seen: tuple[str, ...] = ()) -> Any:
+    """The OpenAPI 3.0 schema as a JSON Schema: references inlined, ``nullable`` as a null
+    alternative, and no property beyond the listed ones."""
+    if isinstance(node, list):
+        return [strict(item, components, seen) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        assert name not in seen, f"recursive schema {name}"
+        return strict(components[name], components, (*seen, name))
+    chooser = node.get("discriminator") or {}
+    if "oneOf" in node and chooser.get("mapping"):
+        # the discriminator picks the shape: the one its mapping names for the value
+        field = chooser["propertyName"]
+        return {"anyOf": [
+            {"allOf": [{"properties": {field: {"const": value}}, "required": [field]},
+                       strict({"$ref": ref}, components, seen)]}
+            for value, ref in chooser["mapping"].items()]}
+    out = {k: strict(v, components, seen) for k, v in node.items()
+           if k not in ("nullable", "discriminator", "readOnly", "writeOnly", "example")}
+    if "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    if node.get("nullable"):
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+#: Every (method, path) some client called: all of the schema's must be.
+SEEN: set[tuple[str, str]] = set()
+
+
+class Checked:
+    """A client that validates every answer against the schema and counts what it saw."""
+
+    def __init__(self, schema: dict[str, Any], token: str | None = None) -> None:
+        self.schema, self.client = schema, Client()
+        self.headers = {"HTTP_AUTHORIZATION": f"Token {token}"} if token else {}
+        self.seen = SEEN
+
+    def _operation(self, method: str, path: str) -> tuple[str, dict[str, Any]]:
+        bare = path.split("?")[0]
+        for template, operations in self.schema["paths"].items():
+            pattern = "^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"
+            if re.match(pattern, bare) and method in operations:
+                return template, operations[method]
+        raise AssertionError(f"{method.upper()} {bare} is not in the schema")
+
+    def call(self, method: str, path: str, body: Any = None, status: int = 200,
+             **extra: Any) -> Any:
+        kwargs = {**self.headers, **extra}
+        if body is not None:
+            kwargs |= {"data": json.dumps(body), "content_type": "application/json"}
+        response = getattr(self.client, method)(path, **kwargs)
+        assert response.status_code == status, (method, path, response.content[:500])
+        template, operation = self._operation(method, path)
+        self.seen.add((method, template))
+        documented = operation["responses"].get(str(response.status_code))
+        assert documented is not None, f"{method} {template}: {status} is not documented"
+        content = documented.get("content")
+        if not content:
+            assert not response.content, f"{method} {template} {status}: an undeclared body"
+            return response
+        media = response["Content-Type"].split(";")[0]
+        if media != "application/json":
+            assert media in content, f"{method} {template}: {media} is not documented"
+            return response
+        body_schema = strict(content["application/json"]["schema"],
+                             self.schema["components"]["schemas"])
+        data = response.json()
+        errors = sorted(jsonschema.Draft202012Validator(body_schema).iter_errors(data),
+                        key=lambda e: list(e.absolute_path))
+        assert not errors, (f"{method} {template} {status}: "
+                            + "; ".join(f"{list(e.absolute_path)}: {e.message[:300]}"
+                                        for e in errors[:5]))
+        return response
+
+
+def deals_for(game: str) -> dict[str, Any]:
+    """A legal first deal, a second one another way, an illegal one, a malformed one."""
+    if game == "mulatschak":
+        return {"legal": {"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+                          "tricks": {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}},
+                "other": {"kind": "collapsed"},
+                "illegal": {"kind": "played", "declarer": "Anna", "bid": 2, "trump": "acorns",
+                            "tricks": {"Anna": 2, "Bert": 1}},
+                "malformed": {"kind": "played", "tricks": {"Anna": "two"}}}
+    if game == "mura":
+        return {"legal": {"tricks": dict.fromkeys(SEATS, 2), "figures": dict.fromkeys(SEATS, 4)},
+                "other": {"trick_cards": play(SEATS, 3, leader="Bert")},
+                "illegal": {"tricks": dict.fromkeys(SEATS, 2),
+                            "figures": dict.fromkeys(SEATS, 9)},
+                "malformed": {"tricks": "all of them"}}
+    return {"legal": {"loser": "Bert"},
+            "other": {"finish_order": ["Anna", "Cilli", "Dominik", "Bert"]},
+            "illegal": {"finish_order": ["Anna", "Anna", "Dominik", "Bert"]},
+            "malformed": {"finish_order": "Anna"}}
+
+
+def account(schema: dict[str, Any], username: str) -> Checked:
+    anonymous = Checked(schema)
+    anonymous.call("post", "/api/v1/auth/register",
+                   {"username": username, "password": PASSWORD}, status=201,
+                   HTTP_IDEMPOTENCY_KEY=f"reg-{username}")
+    anonymous.call("post", "/api/v1/auth/register",
+                   {"username": username, "password": PASSWORD}, status=201,
+                   HTTP_IDEMPOTENCY_KEY=f"reg-{username}")  # the first answer again
+    anonymous.call("post", "/api/v1/auth/register", {"username": 7}, status=400)
+    token = anonymous.call("post", "/api/v1/auth/token",
+                           {"username": username, "password": PASSWORD}).json()["token"]
+    anonymous.call("post", "/api/v1/auth/token",
+                   {"username": username, "password": "wrong"}, status=400)
+    return Checked(schema, token)
+
+
+def play_a_session(api: Checked, other: Checked, game: str) -> None:
+    """Every session endpoint, as an owner, a viewer and a stranger would call them."""
+    group = api.call("post", "/api/v1/groups/", {"name": f"G {game}"}, status=201).json()
+    g = group["id"]
+    api.call("get", "/api/v1/groups/")
+    api.call("post", f"/api/v1/groups/{g}/players/", {"name": "Erna"}, status=201)
+    api.call("post", f"/api/v1/groups/{g}/players/", {"name": "erna"}, status=400)
+    api.call("post", f"/api/v1/groups/{g}/members/", {"username": "zora", "role": "viewer"},
+             status=201)
+    api.call("get", f"/api/v1/groups/{g}/members/")
+    started = api.call("post", "/api/v1/sessions/", {
+        "group": g, "game": game, "seats": SEATS, "dealer": "Dominik",
+        "stake": "0.50", "currency": "EUR"}, status=201).json()
+    sid = started["id"]
+    api.call("post", "/api/v1/sessions/", {"group": g, "game": game, "seats": ["Anna"]},
+             status=400)
+    players = api.call("get", f"/api/v1/groups/{g}/players/").json()
+    anna = next(p for p in players if p["name"] == "Anna")
+    api.call("patch", f"/api/v1/groups/{g}/players/{anna['id']}/", {"user": "me"})
+    base = f"/api/v1/sessions/{sid}"
+    deals = deals_for(game)
+    api.call("post", f"{base}/deals/", {**deals["legal"], "number": 1}, status=201)
+    api.call("post", f"{base}/deals/", deals["other"], status=201)
+    api.call("post", f"{base}/deals/", deals["illegal"], status=422)
+    api.call("post", f"{base}/deals/", {**deals["legal"], "number": 1}, status=409)
+    api.call("post", f"{base}/deals/", deals["malformed"], status=400)
+    api.call("get", f"{base}/deals/")
+    api.call("get", f"{base}/deals/1/")
+    api.call("get", f"{base}/deals/99/", status=404)
+    api.call("put", f"{base}/deals/1/", {**deals["other"], "version": 1})
+    api.call("put", f"{base}/deals/1/", {**deals["legal"], "version": 1}, status=409)
+    api.call("put", f"{base}/deals/1/", deals["illegal"], status=422)
+    api.call("delete", f"{base}/deals/2/")
+    api.call("post", f"{base}/deals/", deals["legal"], status=201)
+    board = api.call("get", f"{base}/scoreboard")
+    api.call("get", f"{base}/scoreboard", status=304, HTTP_IF_NONE_MATCH=board["ETag"])
+    api.call("get", f"{base}/history")
+    api.call("get", f"{base}/settlement")
+    api.call("get", "/api/v1/sessions/")
+    api.call("get", "/api/v1/sessions/?status=maybe", status=400)
+    api.call("get", f"{base}/")
+    token = api.call("post", f"{base}/watch-link").json()["token"]
+    Checked(api.schema).call("get", f"/api/v1/watch/{token}/scoreboard")
+    api.call("delete", f"{base}/watch-link", status=204)
+    Checked(api.schema).call("get", f"/api/v1/watch/{token}/scoreboard", status=404)
+    api.call("get", f"/api/v1/players/{anna['id']}/stats")
+    api.call("get", "/api/v1/me/stats")
+    other.call("get", f"{base}/", status=404)
+    Checked(api.schema).call("get", f"{base}/", status=401)
+    exported = api.call("get", f"{base}/export").json()
+    api.call("get", f"{base}/export?format=csv")
+    api.call("post", "/api/v1/sessions/import", {"group": g, "data": exported}, status=409)
+    api.call("post", "/api/v1/sessions/import", exported, status=201)
+    api.call("post", "/api/v1/sessions/import", {"group": g, "data": {"format": "x"}},
+             status=400)
+    group_file = api.call("get", f"/api/v1/groups/{g}/export").json()
+    fresh = api.call("post", "/api/v1/groups/", {"name": f"Copy {game}"}, status=201).json()
+    api.call("post", f"/api/v1/groups/{fresh['id']}/import", group_file, status=201)
+    api.call("patch", f"{base}/", {"status": "closed"})
+    api.call("post", f"{base}/deals/", deals["legal"], status=409)
+    api.call("delete", f"/api/v1/groups/{g}/members/", {"username": "zora"}, status=204)
+
+
+def ask_the_referee(api: Checked) -> None:
+    referee = "/api/v1/referee"
+    table = {"rules": "salzburg", "players": SEATS, "dealer": "Dominik"}
+    api.call("get", "/api/v1/rules")
+    api.call("post", f"{referee}/mulatschak/deal", {**table, "deal": deals_for(
+        "mulatschak")["legal"]})
+    api.call("post", f"{referee}/mulatschak/deal", {**table, "deal": {"kind": "collapsed"}})
+    api.call("post", f"{referee}/mulatschak/deal", {**table, "deal": deals_for(
+        "mulatschak")["illegal"]}, status=422)
+    api.call("post", f"{referee}/mulatschak/deal", {**table, "deal": "x"}, status=400)
+    api.call("post", f"{referee}/mulatschak/auction", {**table, "calls": [
+        {"player": "Anna", "call": 2}, {"player": "Bert", "call": "pass"},
+        {"player": "Cilli", "call": "pass"}, {"player": "Dominik", "call": "pass"}]})
+    api.call("post", f"{referee}/mulatschak/auction", {**table, "calls": [
+        {"player": "Bert", "call": 2}]}, status=422)
+    api.call("post", f"{referee}/mulatschak/trick", {"rules": "salzburg", "trump": "hearts",
+             "plays": [{"player": "Anna", "card": "hearts-ober"},
+                       {"player": "Bert", "card": "hearts-ace"}]})
+    api.call("post", f"{referee}/mulatschak/trick", {"rules": "salzburg", "trump": "hearts",
+             "plays": [{"player": "Anna", "card": "hearts-ober"},
+                       {"player": "Bert", "card": "bells-ace",
+                        "hand": ["bells-ace", "hearts-7"]}]}, status=422)
+    mura = deals_for("mura")
+    api.call("post", f"{referee}/mura/deal", {"players": SEATS, **mura["legal"]})
+    api.call("post", f"{referee}/mura/deal", {"players": SEATS, **mura["other"]})
+    api.call("post", f"{referee}/mura/deal", {"players": SEATS, **mura["illegal"]}, status=422)
+    api.call("post", f"{referee}/mura/settle", {"stake": "0.50", "currency": "EUR",
+             "penalties": {"Anna": {"mura": 3, "zeros": 2}, "Bert": {"mura": 0, "zeros": 0}}})
+    api.call("post", f"{referee}/muller-matz/beat", {"trump": "hearts", "life": 1,
+             "attack": "spades-9", "defense": "spades-queen"})
+    api.call("post", f"{referee}/muller-matz/hand", {"trump": "hearts",
+             "hand": ["hearts-2", "spades-9"], "stock": 10, "turned_up": "hearts-queen"})
+    api.call("post", f"{referee}/muller-matz/hand", {"trump": "hearts", "hand": ["x"],
+             "stock": -1}, status=400)
+    pile = {"trump": "hearts", "players": SEATS}
+    api.call("post", f"{referee}/muller-matz/pile", {**pile, "plays": [
+        {"player": "Anna", "card": "spades-9"}, {"player": "Bert", "pick_up": True}]})
+    api.call("post", f"{referee}/muller-matz/pile", {**pile, "plays": [
+        {"player": "Anna", "pick_up": True}]}, status=422)
+
+
+def test_every_answer_of_every_endpoint_is_what_the_schema_says(schema):
+    api = account(schema, "anna")
+    account(schema, "zora")  # a member, a viewer
+    other = account(schema, "yann")  # nobody's member
+    for game in GAMES:
+        play_a_session(api, other, game)
+    ask_the_referee(api)
+    change_the_password(schema)
+    offered = {(method, path) for path, operations in schema["paths"].items()
+               for method in operations if "/schema/" not in path}
+    missing = offered - SEEN
+    assert not missing, f"not exercised: {sorted(missing)}"
+
+
+def change_the_password(schema: dict[str, Any]) -> None:
+    api = account(schema, "xaver")
+    api.call("post", "/api/v1/auth/password", {"old_password": "wrong", "new_password": "x"},
+             status=400)
+    api.call("post", "/api/v1/auth/password", {"old_password": PASSWORD,
+                                               "new_password": "1"}, status=400)
+    token = api.call("post", "/api/v1/auth/password", {
+        "old_password": PASSWORD, "new_password": "another-kartenspiel-2027"}).json()["token"]
+    fresh = Checked(schema, token)
+    fresh.call("post", "/api/v1/auth/token/revoke", status=204)
+    fresh.call("get", "/api/v1/groups/", status=401)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_games_scoreboard_matches_exactly_one_shape_of_the_schema(schema, game):
+    """The scoreboard's oneOf is not ambiguous: each game's board is one of its shapes."""
+    api = account(schema, f"u{game[:4]}")
+    g = api.call("post", "/api/v1/groups/", {"name": "G"}, status=201).json()["id"]
+    sid = api.call("post", "/api/v1/sessions/", {"group": g, "game": game, "seats": SEATS},
+                   status=201).json()["id"]
+    board = api.call("get", f"/api/v1/sessions/{sid}/scoreboard").json()
+    shapes = schema["components"]["schemas"]["Scoreboard"]["oneOf"]
+    fits = [s for s in shapes if not list(jsonschema.Draft202012Validator(
+        strict(copy.deepcopy(s), schema["components"]["schemas"])).iter_errors(board))]
+    assert len(fits) == 1, (game, board)
