@@ -214,10 +214,31 @@
       .finally(function () { if (seq === s.seq) form.classList.remove("checking"); });
   }
 
+  // An htmx answer that comes back to an element no longer in the page is dropped: htmx
+  // swaps "out of band" parts within the requester's own tree, and a poll that came back
+  // to a board already replaced by a save looked for #recent in the detached board
+  // (htmx:oobErrorNoTarget). Aborting instead logs errors of its own (htmx:sendAbort).
+  // The event is dispatched on the detached element, where a listener on the document
+  // never hears it: elements are marked before they leave (retire), and the document
+  // listener covers targets still in the page.
+  function stale(e) {
+    const config = e.detail && e.detail.requestConfig;
+    if (config && config.elt && !config.elt.isConnected) e.preventDefault();
+  }
+  document.addEventListener("htmx:beforeSwap", stale);
+  function retire(el) {
+    if (!el) return;
+    el.addEventListener("htmx:beforeSwap", stale);
+    el.querySelectorAll("[hx-get], [hx-post]").forEach(function (n) {
+      n.addEventListener("htmx:beforeSwap", stale);
+    });
+  }
+
   // The referee's answer: messages, preview and the leaders it filled in; never the inputs.
   function apply(form, fresh) {
     form.querySelectorAll("[data-live]").forEach(function (el) {
       const twin = byId(fresh, el.id);
+      retire(el);
       el.innerHTML = twin ? twin.innerHTML : "";
       if (window.htmx && el.querySelector("[hx-get], [hx-post]")) window.htmx.process(el);
     });
@@ -367,12 +388,14 @@
     const current = document.getElementById("table");
     if (!next || !current) { window.location.reload(); return; }
     const table = document.importNode(next, true);
+    retire(current);
     current.replaceWith(table);
     const recent = doc.getElementById("recent");
     const mine = document.getElementById("recent");
     if (recent && mine) {
       recent.removeAttribute("hx-swap-oob");
       const node = document.importNode(recent, true);
+      retire(mine);
       mine.replaceWith(node);
       if (window.htmx) window.htmx.process(node);
     }
