@@ -68,13 +68,13 @@ def open_question(page: Any, base: str, session: Any, question: str) -> None:
 
 WORDS = {
     "en": {"follow": "had to follow suit", "winner": "Bells Ace wins the trick so far",
-           "legal": "Legal", "duel": "call until one passes", "declares": "declares 4",
+           "legal": "Legal", "duel": "call until one passes", "declares": "declares 4 tricks",
            "turn": "It is not Cilli's turn", "revoke": "Revoke: Cilli did not follow Hearts",
            "sleep": "May go to sleep with 3 trumps", "nosleep": "May not go to sleep"},
     "de": {"follow": "hätte Farbe bedienen müssen", "winner": "Schelle Sau sticht bisher",
-           "legal": "Erlaubt", "duel": "bis einer passt", "declares": "spielt 4",
-           "turn": "Cilli ist nicht an der Reihe",
-           "revoke": "Renonce: Cilli hat Herz nicht bedient",
+           "legal": "Erlaubt", "duel": "bis einer „weiter“ sagt",
+           "declares": "ist Ansager mit 4 Stichen", "turn": "Cilli ist nicht dran",
+           "revoke": "Farbe verleugnet: Cilli hat Herz (Piros) nicht bedient",
            "sleep": "Darf mit 3 Trümpfen schlafen gehen", "nosleep": "Darf nicht schlafen gehen"},
 }
 
