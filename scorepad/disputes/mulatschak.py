@@ -306,6 +306,10 @@ def auction_answer(table: Table, data: Any) -> dict[str, Any]:
     muli = MULI_NAMES.get(table.preset or rules.name, "Muli")
     lines = _auction_lines(rules, players, dealer, calls, scores, result, muli)
     caller = result.next_caller or (players[0] if players else "")
+    chosen = one(data, "caller")
+    if not one(data, "call") and chosen.isascii() and chosen.isdigit() \
+            and int(chosen) < len(players):  # a caller tapped, no call yet: it stays
+        caller = players[int(chosen)]
     return {
         "players": [{"index": i, "name": p, "score": scores.get(p),
                      "out": p == result.sitting_out} for i, p in enumerate(players)],

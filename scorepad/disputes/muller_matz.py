@@ -334,6 +334,10 @@ def pile_answer(table: Table, data: Any) -> dict[str, Any]:
             lines = _pile_lines(result, table)
     next_index = (players.index(result.next) if result is not None and result.next
                   else _next_index(trump, players, acts, table))
+    chosen = one(data, "actor")
+    if card is None and not one(data, "pick_up") and chosen.isascii() and chosen.isdigit() \
+            and int(chosen) < len(players):  # a player tapped, no play yet: it stays
+        next_index = int(chosen)
     on_pile = list(result.cards) if result is not None else []
     return {
         "trump": trump, "trumps": trump_choices(),

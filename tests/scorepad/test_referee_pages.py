@@ -158,6 +158,20 @@ def test_the_seed_auction_ends_with_the_dealer_declaring_four():
     assert 'class="call-buttons"' not in response.content.decode()  # the auction is over
 
 
+def test_a_caller_tapped_stays_chosen_until_the_call_is_tapped():
+    html = ask("/referee/auction/", {"calls": ["0:2"], "caller": "2"}).content.decode()
+    assert 'id="caller-2" name="caller" value="2" checked' in html
+    html = ask("/referee/auction/", {"calls": ["0:2"], "caller": "2", "call": "3"}
+               ).content.decode()
+    assert 'id="caller-1" name="caller" value="1" checked' in html  # still Player 2's turn
+
+
+def test_a_pile_player_tapped_stays_chosen_until_the_play():
+    html = ask("/referee/pile/", {"trump": "hearts", "acts": ["0:spades-9"], "actor": "3"}
+               ).content.decode()
+    assert 'id="actor-3" name="actor" value="3" checked' in html
+
+
 def test_only_the_dealer_may_hold():
     text = said(ask("/referee/auction/", {"calls": ["0:2", "1:hold"]}))
     assert "Call 2: Only the dealer may hold a bid." in text
