@@ -56,6 +56,18 @@ def _per_game(suffix: str, fields: Callable[[games.Game], dict[str, Any]],
     }
 
 
+def _game_name(game: games.Game) -> serializers.CharField:
+    """The ``game`` of an answer that names it: in the schema this game's name alone, so
+    that exactly one shape of a ``oneOf`` takes an answer (with a plain string every shape
+    that the answer fits took it, and a oneOf then matches none). A pattern, not a
+    one-value enum: drf-spectacular names every enum component after its field, and four
+    choice sets called "game" collide."""
+    field = extend_schema_field({"type": "string", "pattern": f"^{game.NAME}$",
+                                 "example": game.NAME})(
+        type(f"{_camel(game.NAME)}Name", (serializers.CharField,), {"__module__": __name__}))
+    return field()  # type: ignore[no-any-return]
+
+
 def one_of(component: str, per_game: dict[str, type[Serializer]], *,
            by_game: bool = False, many: bool = False) -> PolymorphicProxySerializer:
     """The schema of an answer that takes one shape per game: ``oneOf`` them, with
@@ -169,7 +181,7 @@ def _session_fields(game: games.Game) -> dict[str, Any]:
     return {
         "id": serializers.IntegerField(),
         "group": serializers.IntegerField(),
-        "game": serializers.CharField(help_text=f"{game.NAME!r}"),
+        "game": _game_name(game),
         "preset": serializers.CharField(),
         "rules": serializers.DictField(),
         "seats": serializers.ListField(child=serializers.CharField()),
@@ -245,7 +257,7 @@ class WatchLinkOut(serializers.Serializer):  # type: ignore[type-arg]
 
 def _settlement_fields(game: games.Game) -> dict[str, Any]:
     return {
-        "game": serializers.CharField(help_text=f"{game.NAME!r}"),
+        "game": _game_name(game),
         "stake": serializers.CharField(allow_null=True),
         "currency": serializers.CharField(allow_null=True),
         **game.SETTLEMENT_DETAILS_OUT._declared_fields,

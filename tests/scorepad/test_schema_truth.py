@@ -58,6 +58,25 @@ def strict(node: Any, components: dict[str, Any], seen: tuple[str, ...] = ()) ->
     return out
 
 
+def as_published(node: Any, components: dict[str, Any], seen: tuple[str, ...] = ()) -> Any:
+    """The OpenAPI 3.0 schema as a JSON Schema as a client reads it: references inlined,
+    ``nullable`` as a null alternative, every ``oneOf`` kept as it is (exactly one shape
+    must take an answer) and objects open, as published."""
+    if isinstance(node, list):
+        return [as_published(item, components, seen) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        assert name not in seen, f"recursive schema {name}"
+        return as_published(components[name], components, (*seen, name))
+    out = {k: as_published(v, components, seen) for k, v in node.items()
+           if k not in ("nullable", "discriminator", "readOnly", "writeOnly", "example")}
+    if node.get("nullable"):
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
 #: Every (method, path) some client called: all of the schema's must be.
 SEEN: set[tuple[str, str]] = set()
 
@@ -105,6 +124,13 @@ class Checked:
         assert not errors, (f"{method} {template} {status}: "
                             + "; ".join(f"{list(e.absolute_path)}: {e.message[:300]}"
                                         for e in errors[:5]))
+        # A client validating against the published schema (schemathesis does): every
+        # oneOf must be taken by exactly one of its shapes.
+        published = as_published(content["application/json"]["schema"],
+                                 self.schema["components"]["schemas"])
+        errors = list(jsonschema.Draft202012Validator(published).iter_errors(data))
+        assert not errors, (f"{method} {template} {status} against the published schema: "
+                            + "; ".join(e.message[:300] for e in errors[:3]))
         return response
 
 
