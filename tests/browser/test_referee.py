@@ -173,6 +173,16 @@ def test_the_rules_link_opens_its_section_of_the_rules_document(live_server, bro
     assert box is not None and -1 <= box["y"] < 200, "the section is not scrolled into view"
 
 
+def test_the_rules_picker_stays_open_while_the_preset_changes(live_server, browser):
+    page = new_phone(browser)
+    page.goto(f"{live_server.url}/referee/auction/")
+    page.locator(".rules-picker summary").tap()
+    tap(page, "label[for=preset-murln]")
+    assert page.locator(".rules-picker").get_attribute("open") is not None
+    assert page.locator("#preset-murln").is_checked()
+    assert page.console_errors == []
+
+
 def test_the_stand_alone_page_works_without_javascript(live_server, browser):
     context = browser.new_context(viewport={"width": 360, "height": 780},
                                   java_script_enabled=False)
