@@ -36,6 +36,14 @@ class AuctionResult:
     finished: bool
     #: The dealer, when the dealer sits out (§2.9); else None.
     sitting_out: str | None = None
+    #: So far (also before the end): who holds the highest bid, and that bid.
+    leader: str | None = None
+    highest: int | None = None
+    #: Who calls next (None once the auction is over).
+    next_caller: str | None = None
+    #: While a duel runs (§2.4): the player whose bid was held, and the dealer (or the
+    #: player who calls in the dealer's place).
+    duel: tuple[str, str] | None = None
 
     @property
     def legal(self) -> bool:
@@ -186,4 +194,8 @@ def run_auction(
         all_passed=s.over and declarer is None,
         finished=s.over,
         sitting_out=out,
+        leader=s.leader,
+        highest=s.highest,
+        next_caller=expected(),
+        duel=(s.duel_with, last) if s.duel_with is not None and not s.over else None,
     )

@@ -399,6 +399,11 @@ class HandState:
     may_swap: bool
     swap_card: Card | None
     sleep_cards: int
+    #: Why not, when ``may_swap`` is false: ``stock_empty``, ``turned_up_is_lowest`` or
+    #: ``no_lowest_trump`` (the first that applies); None when the swap is allowed.
+    swap_refused: str | None = None
+    #: Trumps needed to go to sleep now (``sleep_trumps`` while the stock lasts, else 1).
+    sleep_needed: int = 0
 
     @property
     def may_sleep(self) -> bool:
@@ -443,11 +448,17 @@ def hand_state(
                         "card_not_in_pack", pack=rules.pack)
     lowest = lowest_trump_card(trump, rules)
     may_swap = stock > 0 and can_swap_lowest_trump(cards, trump, rules, turned_up)
+    refused = None
+    if not may_swap:
+        refused = ("stock_empty" if stock == 0 else
+                   "turned_up_is_lowest" if turned_up == lowest else "no_lowest_trump")
     return HandState(
         draw=min(max(0, rules.hand_size - len(cards)), stock),
         may_swap=may_swap,
         swap_card=lowest if may_swap else None,
         sleep_cards=sleep_group(cards, trump, stock == 0, rules),
+        swap_refused=refused,
+        sleep_needed=rules.sleep_trumps if stock > 0 else 1,
     )
 
 

@@ -510,29 +510,31 @@ def _revokes(outcomes: Sequence[TrickOutcome]) -> list[Violation]:
             continue
         led = outcome.plays[0][1].suit
         for name, card in outcome.plays[1:]:
-            if card.suit == led:
-                continue
-            evidence = next(
-                (
-                    (later.number, later_card)
-                    for later in outcomes[position + 1 :]
-                    for player, later_card in later.plays
-                    if player == name and later_card.suit == led
-                ),
-                None,
-            )
-            if evidence is not None:
+            later = [(t.number, c) for t in outcomes[position + 1 :]
+                     for player, c in t.plays if player == name]
+            found = revoke_evidence(led, card, [c for _n, c in later])
+            if found is not None:
                 violations.append(
                     Violation.of(
                         "must_follow_suit",
                         name,
                         trick=outcome.number,
                         suit=led,
-                        card=evidence[1].code,
-                        later_trick=evidence[0],
+                        card=later[found][1].code,
+                        later_trick=later[found][0],
                     )
                 )
     return violations
+
+
+def revoke_evidence(led: str, card: Card, later: Sequence[Card]) -> int | None:
+    """A revoke (§3, ``must_follow_suit``): ``card`` was played to a trick led in ``led``
+    without following it, yet the same player plays a card of ``led`` later. The index in
+    ``later`` (that player's cards in later tricks, in order) of the first such card, or
+    None when the cards seen show no revoke."""
+    if card.suit == led:
+        return None
+    return next((i for i, c in enumerate(later) if c.suit == led), None)
 
 
 # ---------------------------------------------------------------------------------------

@@ -485,3 +485,101 @@ def card_violation_message(violation: Violation, pack: str) -> str:
     if template is None:
         return violation_message(violation)
     return _fill(template, values)
+
+
+# --- the Referee page (scorepad/disputes) ------------------------------------------------
+
+#: Each code the Referee page explains: the rule in one sentence and its section of
+#: docs/rules.md (the anchor ``/rules/#...`` links to).
+RULE_SENTENCES: dict[str, tuple[Any, str]] = {
+    # a trick (RULES §2.6)
+    "must_follow_suit": (_("A player who holds a card of the suit led must play one."),
+                         "following-suit"),
+    "must_trump": (_("A player who cannot follow suit but holds a trump must play one."),
+                   "trumping"),
+    "must_head_trick": (_("A player must beat the best card in the trick when able: with "
+                          "the suit led, or else with a trump."), "heading-the-trick"),
+    "weli": (_("The Weli (Bells 6) is the second-best trump: it follows a trump lead and "
+               "never a bell lead, unless bells are trump."), "the-weli-in-play"),
+    "trick_winner": (_("The best trump takes the trick; without a trump, the best card of "
+                       "the suit led does."), "trump-order"),
+    "no_hand": (_("Without her hand the referee checks the cards, not the duties."),
+                "tricks"),
+    # the auction (RULES §2.4, §2.9)
+    "not_your_turn": (_("Players call in turn, clockwise from the dealer's left; only a "
+                        "Muli may be called out of turn."), "auction"),
+    "duel": (_("After a hold only the dealer and the player whose bid was held call, until "
+               "one of them passes or the dealer bids higher."), "holding-and-the-duel"),
+    "bid_forbidden_low_score": (_("A player whose score is at or below the limit may only "
+                                  "pass."), "auction"),
+    "bid_not_higher": (_("A bid must be higher than every bid so far."), "auction"),
+    "bid_out_of_range": (_("A bid is a number of tricks from the lowest bid up to 5."),
+                         "auction"),
+    "hold_not_dealer": (_("Only the dealer may hold: take over the highest bid at the same "
+                          "number."), "holding-and-the-duel"),
+    "hold_not_allowed": (_("Holding a bid is switched off in these rules."),
+                         "holding-and-the-duel"),
+    "hold_without_bid": (_("The dealer holds only a bid somebody else made."),
+                         "holding-and-the-duel"),
+    "auction_over": (_("The dealer's call ends the first round; a bid of 5 ends the "
+                       "auction at once."), "auction"),
+    "player_sitting_out": (_("At a table where the dealer sits out, the dealer has no part "
+                             "in the deal."), "sitting-out"),
+    "muli": (_("A Muli does not wait for the player's turn: anybody may call it before the "
+               "auction ends."), "muli-out-of-turn"),
+    "sitting_out": (_("The dealer sits out; the player on the dealer's right calls last and "
+                      "has the dealer's rights."), "sitting-out"),
+    # Mura (RULES §3)
+    "mura_winner": (_("The best card of the suit led takes the trick (10, 9, ace, king, "
+                      "ober, unter, 8, 7); Mura has no trumps."), "mura-play"),
+    "mura_revoke": (_("A player must follow the suit led when able; showing out and "
+                      "playing that suit later is a revoke."), "mura-play"),
+    "first_lead": (_("The player to the dealer's right, next after the dealer in the order "
+                     "of play, leads to the first trick."), "first-lead"),
+    # Müller Matz (RULES §4)
+    "beat": (_("A card is beaten by a higher card of its suit, or by any trump if it is not "
+               "a trump; a trump only by a higher trump."), "beating"),
+    "sleep": (_("Holding enough trumps, a player may put them to sleep while the stock "
+                "lasts; once it is empty, one or two trumps are enough."), "sleeping"),
+    "swap": (_("While the stock lasts, the holder of the lowest trump may take the "
+               "turned-up card for it on their turn."), "swapping-the-lowest-trump"),
+    "draw": (_("A hand below its size draws up to it from the stock, as long as it "
+               "lasts."), "drawing"),
+    "does_not_serve": (_("Each card must beat the top card: a higher card of its suit, or a "
+                         "trump (on a trump only a higher one); else pick up the top "
+                         "card."), "the-second-life-pile"),
+    "pile_turn": (_("After the lead, the next player on the left who still holds cards "
+                    "acts."), "the-second-life-pile"),
+    "pick_up_empty_pile": (_("Only a card on the pile can be picked up."),
+                           "the-second-life-pile"),
+    "play_after_complete": (_("A pile is full with one card from each player; its last "
+                              "card wins it."), "the-second-life-pile"),
+}
+
+#: The broken duty of a play, as the Referee page's verdict.
+DUTY_VERDICTS: dict[str, Any] = {
+    "must_follow_suit": _("Not legal: the player had to follow suit."),
+    "must_trump": _("Not legal: the player had to play a trump."),
+    "must_head_trick": _("Not legal: the player had to beat the best card (head the trick)."),
+}
+
+#: Why a Müller Matz hand may not swap the lowest trump (referee HandState.swap_refused).
+SWAP_REFUSALS: dict[str, Any] = {
+    "stock_empty": _("No swap: the stock is used up."),
+    "turned_up_is_lowest": _("Nothing to swap: the turned-up card is {card} itself."),
+    "no_lowest_trump": _("No swap: only the holder of {card} may take the turned-up card."),
+}
+
+
+#: The Müller Matz parameters a table may change (RULES.md §4), for the Referee page.
+MATZ_PARAMETER_HELP: dict[str, Any] = {
+    "lowest_trump": _("rank of the trump that may be swapped for the turned-up card"),
+    "sleep_trumps": _("trumps needed to go to sleep while the stock lasts"),
+    "hand_size": _("a hand draws from the stock up to this many cards"),
+}
+
+
+def rule_sentence(code: str) -> tuple[str, str]:
+    """The rule behind ``code`` in one sentence and its anchor in docs/rules.md."""
+    sentence, anchor = RULE_SENTENCES.get(code, ("", ""))
+    return str(sentence), anchor

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET
 from django_htmx.jinja import htmx_script
 
 #: Our own static files the app needs offline (htmx is added from its script tag).
-SHELL = ("schreiber.css", "schreiber.js", "outbox.js", "entry.js", "cardpicker.js",
+SHELL = ("schreiber.css", "schreiber.js", "outbox.js", "entry.js", "cardpicker.js", "referee.js",
          "favicon.svg", "icons/icon-192.png", "icons/icon-512.png")
 
 

@@ -5,7 +5,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import pwa
-from .views import account, corrections, entry, groups, looking_back, project, session
+from .disputes import TOOLS
+from .views import account, corrections, entry, groups, looking_back, project, referee, session
 
 pages = [
     path("", project.home, name="home"),
@@ -28,7 +29,15 @@ pages = [
     path("sessions/<int:session_id>/watch-link", session.watch_link, name="watch_link"),
     path("sessions/<int:session_id>/settlement", session.settlement_page,
          name="settlement"),
-    path("sessions/<int:session_id>/beat", session.beat, name="beat"),
+    path("sessions/<int:session_id>/beat", referee.beat_moved, name="beat"),
+    path("sessions/<int:session_id>/referee/", referee.session_referee,
+         name="session_referee"),
+    *(path(f"sessions/<int:session_id>/referee/{t}/", referee.session_referee_tool,
+           {"tool": t}, name=f"session_referee_{t}") for t in TOOLS),
+    path("referee/", referee.referee_home, name="referee"),
+    *(path(f"referee/{t}/", referee.referee_tool, {"tool": t}, name=f"referee_{t}")
+      for t in TOOLS),
+    path("rules/", referee.rules_page, name="rules_doc"),
     path("watch/<str:token>/", session.watch, name="watch"),
     path("watch/<str:token>/board", session.watch_board, name="watch_board"),
     path("groups/<int:group_id>/sessions/", looking_back.group_sessions, name="group_sessions"),

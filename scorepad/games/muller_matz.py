@@ -17,15 +17,12 @@ from rest_framework import serializers
 
 from referee import tally
 from referee.money import transfer_plan
-from referee.muller_matz import check_beat, check_result, muller_matz_rules, packs_for
-from referee.violations import RuleError
+from referee.muller_matz import check_result, muller_matz_rules, packs_for
 
-from ..cardnames import SYMBOLS, pack_choices
 from ..errors import InputError
 from ..fields import AsStored, NameField, utc_datetime
-from ..ids import parse_id
 from ..loaded import Loaded, Names, SessionRecord
-from ..messages import beat_reason, input_error_message, violation_message
+from ..messages import violation_message
 from .base import GameRules, JsonReplayer, Money, mode_of, rate, stake_of, tallied
 
 if TYPE_CHECKING:
@@ -393,25 +390,3 @@ def _order_context(names: Names, post: Any, submitted: bool) -> dict[str, Any]:
     return {"places": places, "general_errors": general, "legal": legal,
             "packs": packs_for(len(seats)),
             "winner": order[0] if legal else None, "loser": order[-1] if legal else None}
-
-
-# --- "does this beat?" ---------------------------------------------------------------------------
-
-
-def beat_context(query: Any) -> dict[str, Any]:
-    """Does the defending card beat the attacking one? The referee answers, with why;
-    the cards to choose from by their names."""
-    answer = None
-    error = None
-    if query.get("attack") and query.get("defense"):
-        try:
-            result = check_beat(query.get("attack"), query.get("defense"), query.get("trump"),
-                                parse_id(query.get("life")) or 1)
-        except RuleError as e:
-            error = f"{e.field}: {input_error_message(e)}"
-        else:
-            answer = {"legal": result.legal, "reason": beat_reason(result.reason)}
-    pack = [(suit, f"{SYMBOLS[suit]} {label}", [(code, f"{SYMBOLS[suit]} {name}")
-                                                for code, name in cards])
-            for suit, label, cards in pack_choices("french52")]
-    return {"answer": answer, "error": error, "pack": pack}

@@ -1,6 +1,6 @@
 """The session page and what hangs off it: starting a session, the list of sessions, the
-polled scoreboard, closing and reopening, watch links, the settlement and the beat
-helper."""
+polled scoreboard, closing and reopening, watch links and the settlement (the Referee
+page, which answers "does this beat?" too, is views/referee.py)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,6 @@ from .. import fastpoll, games, services
 from ..access import READ, WRITE, WRITERS, pk_of, poll_row, session_for, visible_groups
 from ..conditional import client_has, etag_for, polled
 from ..forms import MAX_SEATS, SessionForm
-from ..games.muller_matz import beat_context
 from ..loaded import Loaded
 from ..messages import PARAMETER_HELP, input_error_message
 from ..models import Membership, Session
@@ -246,7 +245,7 @@ def watch_board(request: HttpRequest, token: str) -> HttpResponse:
                   finish=lambda body: fastpoll.fill(body, grant))
 
 
-# --- money and the beat helper -----------------------------------------------------------
+# --- money --------------------------------------------------------------------------------
 
 
 def _copy_text(money: dict[str, Any]) -> str:
@@ -266,15 +265,3 @@ def settlement_page(request: HttpRequest, session_id: int) -> HttpResponse:
         "balances": list(money["balances"].items()),
         "money_rules_template": games.of(session).MONEY_RULES_TEMPLATE,
     })
-
-
-@login_required
-@require_GET
-def beat(request: HttpRequest, session_id: int) -> HttpResponse:
-    """Does the defending card beat the attacking one? The referee answers, with why."""
-    session = session_for(request.user, session_id, READ)
-    context = {"session": session, "q": request.GET} | beat_context(request.GET)
-    template = "scorepad/_beat.html"
-    if not request.headers.get("HX-Request"):
-        template = "scorepad/beat.html"
-    return render(request, template, context)

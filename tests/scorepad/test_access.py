@@ -69,7 +69,21 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:player_link": [("post", {"user": "me"}, row(302, 404, 302, 302, 302))],
     "scorepad:my_stats": [("get", None, PAGE_LOGGED_IN)],
     "scorepad:sheet": [("get", None, PAGE_MEMBERS)],
-    "scorepad:beat": [("get", None, PAGE_MEMBERS)],
+    "scorepad:beat": [("get", None, row(302, 404, 302, 302, 302))],  # moved to the referee
+    # the Referee page: a session's for its members (a question of another game: 404),
+    # the stand-alone one for anyone
+    "scorepad:session_referee": [("get", None, PAGE_MEMBERS)],
+    **{f"scorepad:session_referee_{tool}": [("get", None, PAGE_MEMBERS),
+                                            ("post", {"trump": "hearts"}, PAGE_MEMBERS)]
+       for tool in ("trick", "auction")},
+    **{f"scorepad:session_referee_{tool}": [("get", None, row(302, 404, 404, 404, 404))]
+       for tool in ("mura", "beat", "hand", "pile")},
+    "scorepad:referee": [("get", None, EVERYONE_200)],
+    **{f"scorepad:referee_{tool}": [("get", None, EVERYONE_200),
+                                    ("post", {"trump": "hearts", "pick": "hearts-ace"},
+                                     EVERYONE_200)]
+       for tool in ("trick", "auction", "mura", "beat", "hand", "pile")},
+    "scorepad:rules_doc": [("get", None, EVERYONE_200)],
     "scorepad:watch_link": [("post", None, PAGE_WRITERS)],
     "scorepad:watch": [("get", None, EVERYONE_200)],
     "scorepad:watch_board": [("get", None, EVERYONE_200)],

@@ -21,7 +21,8 @@ HOSTILE = ["", " ", "0", "-1", "2", "5", "13", "99999999999999999999999", "1e400
            "inf", "1.5", "x" * 3000, "\x00", "Anna", "anna ", "Bert", "Zoë 😀", "acorns",
            "hearts", "hearts-ace", "sau", "played", "passed", "collapsed", "cards", "open",
            "closed", "owner", "viewer", "mura", "muller_matz", "salzburg", "on", "true",
-           "<script>", "{}", "[]", "%s", "{0}", "../../etc/passwd", "²", "١٢"]
+           "<script>", "{}", "[]", "%s", "{0}", "../../etc/passwd", "²", "١٢", "0:2",
+           "1:hold", "9:muli", "0:up", "0:hearts-ace", "calls:0", "trick:0", "-1:x", "+1"]
 
 # every field name the forms of templates/scorepad send (indexes 0 to 12: more seats than
 # a table has)
@@ -31,7 +32,12 @@ FIELDS = ["action", "attack", "bid", "breaker", "correcting", "dealer", "declare
           "version", "game", "preset", "stake", "currency", "language", "seats", "rules",
           *(f"{p}_{i}" for p in ("t", "f", "x", "o", "l") for i in range(0, 13, 3)),
           "c_1_0", "c_8_3", "rule_min_bid", "rule_muli", "username", "password1",
-          "password2"]
+          "password2",
+          # the Referee page (scorepad/disputes)
+          "pick", "drop", "clear", "ask", "target", "trick", "hand", "later", "leader",
+          "calls", "call", "caller", "score_0", "score_3", "acts", "actor", "pick_up",
+          "turned_up", "stock", "stock_step", "rules_for", "r_must_trump", "r_min_bid",
+          "r_sit_out_at", "r_sleep_trumps", "r_lowest_trump"]
 
 # every page (one that only shows answers 405); logging out would end the test's login
 FORM_URLS = sorted(name for name in ACCESS if not name.startswith("api:")

@@ -78,7 +78,7 @@ def test_the_beat_helper_answers_with_the_reason(phone, anna):
     session = game_start(anna, "muller_matz")
     html = phone.get(f"/sessions/{session.pk}/beat",
                      {"trump": "diamonds", "life": "1", "attack": "clubs-10",
-                      "defense": "diamonds-2"}).content.decode()
+                      "defense": "diamonds-2"}, follow=True).content.decode()
     assert "Yes: any trump beats a card that is not a trump." in html
 
 

@@ -72,8 +72,10 @@ def test_the_beat_helper_names_french_cards_in_hungarian(phone, anna):
                                      game="muller_matz")
     html = phone.get(f"/sessions/{session.pk}/beat",
                      {"trump": "diamonds", "life": "1", "attack": "clubs-10",
-                      "defense": "diamonds-2"}, HTTP_ACCEPT_LANGUAGE="hu").content.decode()
-    assert "♠ Pikk" in html and "♠ Pikk Dáma" in html and "♥ Kőr Bubi" in html
+                      "defense": "diamonds-2"}, HTTP_ACCEPT_LANGUAGE="hu",
+                     follow=True).content.decode()
+    assert "♠ Pikk" in html and 'aria-label="Pikk Dáma"' in html
+    assert 'aria-label="Kőr Bubi"' in html
     assert "Igen: bármely adu üti azt a lapot, amely nem adu." in html
 
 
