@@ -70,19 +70,6 @@ SPEC_DEAL_CODES = [
     "muli_breaker_required",
 ]
 
-#: Each new Mulatschak parameter with its value in salzburg, geiser and murln, for as long
-#: as the referee does not have it (then the referee's presets are the reference).
-SPEC_NEW_PARAMETERS: dict[str, tuple[Any, Any, Any]] = {
-    "exchange_on_sight": (True, False, False),
-    "exchange_ace_five": (True, False, False),
-    "exchange_bridge": (True, False, False),
-    "exchange_seven_six": (True, False, False),
-    "delayed_trump": (False, False, False),
-    "declarer_on_sight_chain": (False, True, True),
-    "knock_survives_collapse": (False, False, False),
-    "sit_out_at": (None, None, None),
-}
-
 #: Codes the specification adds outside the Mulatschak deal.
 SPEC_NEW_AUCTION_CODES = {"player_sitting_out"}
 SPEC_NEW_MURA_CODES = {"dealer_not_seated"}
@@ -207,7 +194,7 @@ def table_rows(name: str) -> dict[str, list[str]]:
 def test_the_parameter_table_has_every_parameter_of_the_specification_once():
     documented = first_column_codes("mulatschak-parameters")
     assert len(documented) == len(set(documented))
-    assert set(documented) == set(PARAMETER_NAMES) | set(SPEC_NEW_PARAMETERS)
+    assert set(documented) == set(PARAMETER_NAMES)
 
 
 def test_every_parameter_of_the_referee_is_documented():
@@ -220,7 +207,7 @@ def test_each_preset_column_gives_the_referees_value(column):
     for name, cells in table_rows("mulatschak-parameters").items():
         assert len(cells) == 4, name
         written = _cell(cells[column])
-        value = preset[name] if name in preset else SPEC_NEW_PARAMETERS[name][column]
+        value = preset[name]
         if name == "max_exchange" and isinstance(value, Mapping):
             shown = re.search(r"`(\{.*\})`", written)
             assert shown and json.loads(shown.group(1)) == value, (name, written)
