@@ -106,6 +106,17 @@ def parse_cards(pack: Pack, data: Any, name: str, label: str) -> list[Card]:
     return cards
 
 
+def gather_cards(pack: Pack, data: Any, name: str, label: str,
+                 errors: list[FormError]) -> list[Card]:
+    """parse_cards for a page that shows every error at once: a bad list is noted in
+    ``errors`` and read as empty."""
+    try:
+        return parse_cards(pack, data, name, label)
+    except FormError as e:
+        errors.append(e)
+        return []
+
+
 def seat_index(value: str, players: Sequence[str], field_name: str, label: str) -> int:
     """A seat's number (0 for the first) as a form sends it, or FormError."""
     if not value.isascii() or not value.isdigit() or not 0 <= int(value) < len(players):

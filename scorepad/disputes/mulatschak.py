@@ -30,12 +30,12 @@ from .base import (
     Table,
     Tool,
     dropped,
+    gather_cards,
     many,
     name_of,
     one,
     pack_of,
     parse_card,
-    parse_cards,
     picker,
     seat_index,
     slots,
@@ -148,16 +148,8 @@ def trick_answer(table: Table, data: Any) -> dict[str, Any]:
     trump = _trump(data, table)
     target = one(data, "target") if one(data, "target") in ("trick", "hand") else "trick"
     label_trick, label_hand = _("The trick, in order"), _("Her other cards")
-    try:
-        cards = parse_cards(pack, data, "trick", label_trick)
-    except FormError as e:
-        errors.append(e)
-        cards = []
-    try:
-        hand = parse_cards(pack, data, "hand", label_hand)
-    except FormError as e:
-        errors.append(e)
-        hand = []
+    cards = gather_cards(pack, data, "trick", label_trick, errors)
+    hand = gather_cards(pack, data, "hand", label_hand, errors)
     hand = [c for c in hand if c not in cards]
     dropped(data, {"trick": cards, "hand": hand})
     if one(data, "clear"):

@@ -37,12 +37,12 @@ from .base import (
     Table,
     Tool,
     dropped,
+    gather_cards,
     many,
     name_of,
     one,
     pack_of,
     parse_card,
-    parse_cards,
     picker,
     seat_index,
     slots,
@@ -197,11 +197,7 @@ def hand_answer(table: Table, data: Any) -> dict[str, Any]:
     errors: list[FormError] = []
     trump = _trump(data, table)
     label_hand, label_up = _("Her hand"), _("The turned-up card")
-    try:
-        hand = parse_cards(pack, data, "hand", label_hand)
-    except FormError as e:
-        errors.append(e)
-        hand = []
+    hand = gather_cards(pack, data, "hand", label_hand, errors)
     turned_up = _single(data, "turned_up", label_up, table, errors)
     if turned_up in hand:
         turned_up = None

@@ -21,11 +21,11 @@ from .base import (
     Table,
     Tool,
     dropped,
+    gather_cards,
     name_of,
     one,
     pack_of,
     parse_card,
-    parse_cards,
     picker,
     seat_index,
     slots,
@@ -75,16 +75,8 @@ def trick_answer(table: Table, data: Any) -> dict[str, Any]:
     errors: list[FormError] = []
     target = one(data, "target") if one(data, "target") in ("trick", "later") else "trick"
     label_trick, label_later = _("The trick, in order"), _("Played later by the last player")
-    try:
-        cards = parse_cards(pack, data, "trick", label_trick)
-    except FormError as e:
-        errors.append(e)
-        cards = []
-    try:
-        later = parse_cards(pack, data, "later", label_later)
-    except FormError as e:
-        errors.append(e)
-        later = []
+    cards = gather_cards(pack, data, "trick", label_trick, errors)
+    later = gather_cards(pack, data, "later", label_later, errors)
     later = [c for c in later if c not in cards]
     leader = _seat(data, "leader", players, _("Who led"), errors)
     dealer_index = _seat(data, "dealer", players, _("Dealer"), errors)
