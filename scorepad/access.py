@@ -41,7 +41,8 @@ def _role(user: Any, group_id: int) -> str | None:
     )
 
 
-def _check(role: str | None, need: str) -> None:
+def check_role(role: str | None, need: str) -> None:
+    """404 for a non-member (None), 403 for a role too small for ``need``."""
     if role is None:
         raise Http404
     if role not in _ALLOWED[need]:
@@ -61,7 +62,7 @@ def group_for(user: Any, group_id: object, need: str = READ) -> Group:
     group = Group.objects.filter(pk=pk_of(group_id)).first()
     if group is None:
         raise Http404
-    _check(_role(user, group.pk), need)
+    check_role(_role(user, group.pk), need)
     return group
 
 
@@ -76,7 +77,7 @@ def session_for(user: Any, session_id: object, need: str = READ) -> Session:
     session = sessions.first()
     if session is None:
         raise Http404
-    _check(getattr(session, "asker_role", None), need)
+    check_role(getattr(session, "asker_role", None), need)
     return session
 
 
@@ -100,7 +101,7 @@ def poll_row(user: Any, session_id: object, need: str = READ) -> tuple[int, str,
     )
     if row is None or not getattr(user, "is_authenticated", False):
         raise Http404
-    _check(row[1], need)
+    check_role(row[1], need)
     return int(row[0]), str(row[1]), int(row[2])
 
 
@@ -122,7 +123,7 @@ def check_link(user: Any, player: Player, target: Any | None) -> None:
     their own link. Non-members get 404, everything else refused 403.
     """
     role = _role(user, player.group_id)
-    _check(role, READ)
+    check_role(role, READ)
     if role in _ALLOWED[WRITE]:
         return
     own = player.user_id is not None and player.user_id == user.pk

@@ -214,7 +214,7 @@ def bump(key: str) -> None:
     after_commit(run)
 
 
-def _generations(*keys: str) -> list[str] | None:
+def generations(*keys: str) -> list[str] | None:
     """The current generations (made where missing); None when the cache fails."""
     backend = _cache()
     try:
@@ -255,7 +255,7 @@ def user_grant(session_id: int, group_id: int, user_id: int, role: str,
                auth: str = "") -> str | None:
     """A grant for a member who has just passed the full check (None: cache unavailable);
     ``auth``: auth_tag of the request."""
-    gens = _generations(user_key(user_id), group_key(group_id))
+    gens = generations(user_key(user_id), group_key(group_id))
     if gens is None:
         return None
     return signing.dumps(["u", session_id, group_id, user_id, role, *gens, auth], salt=SALT)
@@ -263,7 +263,7 @@ def user_grant(session_id: int, group_id: int, user_id: int, role: str,
 
 def watch_grant(session_id: int, token: str) -> str | None:
     """A grant for a watch link just found valid in the database."""
-    gens = _generations(watch_key(session_id))
+    gens = generations(watch_key(session_id))
     if gens is None:
         return None
     return signing.dumps(["w", session_id, token_tag(token), *gens], salt=SALT)
@@ -467,3 +467,11 @@ def connect() -> None:
     post_delete.connect(account_changed, sender=user_model, weak=False,
                         dispatch_uid="fastpoll-user-delete")
     user_logged_out.connect(logged_out, weak=False, dispatch_uid="fastpoll-logout")
+
+    from rest_framework.authtoken.models import Token
+
+    def token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+        bump(user_key(instance.user_id))  # a cached token (scorepad.caching) stops at once
+
+    post_delete.connect(token_deleted, sender=Token, weak=False,
+                        dispatch_uid="fastpoll-token-delete")

@@ -28,9 +28,15 @@ class Names:
 
     @classmethod
     def of(cls, session: Session) -> Names:
-        """The seated players in seat order: one query."""
-        seats = session.seats.select_related("player")
-        return cls({str(s.player_id): s.player.name for s in seats})
+        """The seated players in seat order: from the shared cache (scorepad.caching),
+        else one query."""
+        from .caching import names_of
+
+        def read() -> dict[str, str]:
+            seats = session.seats.select_related("player")
+            return {str(s.player_id): s.player.name for s in seats}
+
+        return cls(names_of(session.pk, read))
 
     @property
     def seats(self) -> list[str]:

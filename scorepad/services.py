@@ -21,14 +21,16 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery
+from django.http import Http404
 from django.utils import timezone
 from rest_framework.exceptions import ValidationError as FieldValidationError
 
 from referee.money import parse_stake
 from referee.violations import RuleError
 
-from . import fastpoll, games
+from . import caching, fastpoll, games
+from .access import WRITE, check_role
 from .errors import (
     Conflict,
     FieldProblem,
@@ -130,6 +132,8 @@ def player_rename(*, player: Player, name: str) -> Player:
             Session.objects.filter(seats__player=player).update(version=F("version") + 1)
             fastpoll.publish_versions(lambda: Session.objects.filter(
                 seats__player=player).values_list("pk", "version").distinct())
+            caching.forget_names(lambda: Session.objects.filter(
+                seats__player=player).values_list("pk", flat=True))
     except IntegrityError as e:
         raise InputError("name", "is already on the roster", "name_taken", name=cleaned) from e
     player.name = cleaned
@@ -424,19 +428,52 @@ def _checked(loaded: Loaded, data: object, **guards: object) -> dict[str, Any]:
     return game.normalize(loaded.names.deal_ids(deal))
 
 
+def _locked_for_deal(session_id: int, user: Any = None) -> Session:
+    """The session row locked for a new deal, with the number of its last deal
+    (``last_number``) and, given a ``user``, their role in its group (``asker_role``):
+    one ``SELECT … FOR UPDATE`` (SQLite's IMMEDIATE transactions take turns instead)."""
+    last = Deal.objects.filter(session_id=OuterRef("pk")).order_by("-number").values(
+        "number")[:1]
+    rows = Session.objects.select_for_update().filter(pk=session_id).annotate(
+        last_number=Subquery(last))
+    if user is not None:
+        role = Membership.objects.filter(group_id=OuterRef("group_id"),
+                                         user_id=getattr(user, "pk", None)).values("role")[:1]
+        rows = rows.annotate(asker_role=Subquery(role))
+    found = rows.first()
+    if found is None:
+        raise Http404
+    return found
+
+
 def deal_record(
-    *, session: Session | Loaded, user: Any, data: object, number: Any = None
+    *, session: Session | Loaded | int, user: Any, data: object, number: Any = None
 ) -> Deal:
     """Record the next deal (``data`` as typed: player names). ``number``, when given, is
     the deal number the client believes it records: if somebody else recorded it first →
-    Conflict."""
-    loaded = Loaded.of(session)
-    game = games.of(loaded.session)
-    stored = _checked(loaded, data, number=number)
+    Conflict.
+
+    ``session`` may be the session's id: then the user's right to record (an editor or
+    owner of its group; 404 for others, 403 for viewers) is checked on the locked row,
+    in the same statement that locks it. The write is then four statements: the locking
+    read (session, role, last number), the deal, the session's new state, the history
+    row; the seats come from the shared cache (scorepad.caching)."""
+    if isinstance(session, int):
+        stored = None
+    else:
+        loaded = Loaded.of(session)
+        stored = _checked(loaded, data, number=number)
     with transaction.atomic():
-        row_session = _locked(loaded.session)
+        if stored is None:
+            row_session = _locked_for_deal(int(session), user)  # type: ignore[arg-type]
+            check_role(getattr(row_session, "asker_role", None), WRITE)
+            loaded = Loaded(row_session)
+            stored = _checked(loaded, data, number=number)
+        else:
+            row_session = _locked_for_deal(loaded.session.pk)
+        game = games.of(row_session)
         _check_open(row_session)
-        expected = loaded.with_row(row_session).next_number
+        expected = int(row_session.last_number or 0) + 1  # type: ignore[attr-defined]
         if number is not None and number != expected:
             raise Conflict("number_taken", number=number, expected=expected)
         try:

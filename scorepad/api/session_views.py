@@ -22,7 +22,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scorepad import games, services
-from scorepad.access import READ, WRITE, group_for, poll_for, session_for, visible_groups
+from scorepad.access import (
+    READ,
+    WRITE,
+    group_for,
+    pk_of,
+    poll_for,
+    session_for,
+    visible_groups,
+)
 from scorepad.conditional import etag_for, polled
 from scorepad.loaded import Loaded, Names
 from scorepad.messages import conflict_message, violation_json
@@ -170,20 +178,22 @@ def deals(request: Request, session_id: int) -> Response:
         shape = sp.for_game(game).deal
         return Response([shape(game.deal_out(d, loaded.names)).data
                          for d in loaded.session.deals.order_by("number")])
-    loaded = Loaded.of(session_for(request.user, session_id, WRITE))
-    game = games.of(loaded.session)
+    # The access check is made on the locked row itself (services.deal_record): the
+    # token from the cache, the seats from the cache, four statements in all.
     try:
-        row = services.deal_record(session=loaded, user=request.user, data=request.data,
-                                   number=_guard(request.data, "number"))
+        row = services.deal_record(session=pk_of(session_id), user=request.user,
+                                   data=request.data, number=_guard(request.data, "number"))
     except services.RulesBroken as e:
-        return _violations(loaded.names, e)
+        return _violations(Loaded.of(session_for(request.user, session_id, WRITE)).names, e)
     except services.Conflict as e:
-        return _conflict(loaded, game, e)
+        loaded = Loaded.of(session_for(request.user, session_id, WRITE))
+        return _conflict(loaded, games.of(loaded.session), e)
     except services.InputError as e:
         raise invalid(e) from e
     # the session as the write left it (locked, saved): no need to read it again
-    after = loaded.with_row(row.session, last_number=row.number)
-    body = {"deal": game.deal_out(row, loaded.names), "scoreboard": services.scoreboard(after)}
+    after = Loaded(row.session, last_number=row.number)
+    game = games.of(row.session)
+    body = {"deal": game.deal_out(row, after.names), "scoreboard": services.scoreboard(after)}
     return Response(sp.for_game(game).recorded(body).data, status=201)
 
 
