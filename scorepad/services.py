@@ -601,11 +601,47 @@ def next_number(session: Session | Loaded) -> int:
     return (last_number(session) or 0) + 1
 
 
-def scoreboard(session: Session | Loaded, names: Names | None = None) -> dict[str, Any]:
-    """The scoreboard of API.md, from the cached state: a constant number of queries."""
+#: Finished games per page of a scoreboard (``games_page``): the scoreboard, and the
+#: answer of every deal, carries the most recent ones, whatever the session's length.
+GAMES_PER_PAGE = 20
+
+
+def games_page_of(value: object) -> int:
+    """The ``games_page`` a client asked for (1 when not given); InputError otherwise."""
+    if value in (None, ""):
+        return 1
+    try:
+        page = int(str(value))
+    except ValueError:
+        page = 0
+    if not 1 <= page <= 1_000_000:
+        raise InputError("games_page", "must be a whole number from 1", "not_between",
+                         min=1, max=1_000_000)
+    return page
+
+
+def _page_games(board: dict[str, Any], page: int) -> None:
+    """Keep one page of the finished games: page 1 the most recent ``GAMES_PER_PAGE``,
+    page 2 those before them, ... (each page oldest first, as the whole list was)."""
+    finished = board.get("games")
+    if not isinstance(finished, list):
+        return
+    total = len(finished)
+    end = max(total - (page - 1) * GAMES_PER_PAGE, 0)
+    board["games"] = finished[max(end - GAMES_PER_PAGE, 0):end]
+    board["games_total"] = total
+    board["games_page"] = page
+    board["games_pages"] = max(1, -(-total // GAMES_PER_PAGE))
+
+
+def scoreboard(session: Session | Loaded, names: Names | None = None,
+               games_page: int = 1) -> dict[str, Any]:
+    """The scoreboard of API.md, from the cached state: a constant number of queries;
+    one page of the finished games (``games_page``)."""
     loaded = Loaded.of(session, names)
     game = games.of(loaded.session)
     board = game.board(loaded.session, loaded.names)
+    _page_games(board, games_page)
     board |= {"status": loaded.session.status, "version": loaded.session.version,
               "next_number": loaded.next_number}
     if game.BALANCES_ALWAYS or loaded.session.stake is not None:

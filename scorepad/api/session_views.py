@@ -7,8 +7,10 @@ serializer of the session's game (``scorepad_serializers.for_game``).
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Max
 from django.http import Http404
 from django.urls import reverse
@@ -21,17 +23,17 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import games, services
+from scorepad import fastpoll, games, services
 from scorepad.access import (
     READ,
     WRITE,
     group_for,
     pk_of,
-    poll_for,
+    poll_row,
     session_for,
     visible_groups,
 )
-from scorepad.conditional import etag_for, polled
+from scorepad.conditional import CACHE_SECONDS, etag_for, polled
 from scorepad.loaded import Loaded, Names
 from scorepad.messages import conflict_message, violation_json
 from scorepad.models import DealEvent, Session
@@ -193,7 +195,9 @@ def deals(request: Request, session_id: int) -> Response:
     # the session as the write left it (locked, saved): no need to read it again
     after = Loaded(row.session, last_number=row.number)
     game = games.of(row.session)
-    body = {"deal": game.deal_out(row, after.names), "scoreboard": services.scoreboard(after)}
+    board = services.scoreboard(after)
+    prime_board(after, board, game)
+    body = {"deal": game.deal_out(row, after.names), "scoreboard": board}
     return Response(sp.for_game(game).recorded(body).data, status=201)
 
 
@@ -252,24 +256,56 @@ def deal_detail(request: Request, session_id: int, number: int) -> Response:
 # --- reading: scoreboard, history, money ---------------------------------------------------------
 
 
-def _board_json(session: Session) -> bytes:
+def _board_json(session: Session, games_page: int = 1) -> bytes:
     loaded = Loaded.of(session)
-    board = services.scoreboard(loaded)
+    board = services.scoreboard(loaded, games_page=games_page)
     return _json(sp.for_game(games.of(session)).board(board).data)
 
 
-@extend_schema(responses={200: sp.BOARD, 304: None, **ERRORS_4XX},
+def _board_parts(games_page: int) -> tuple[str, ...]:
+    return () if games_page == 1 else (f"gp{games_page}",)
+
+
+GAMES_PAGE = OpenApiParameter(
+    "games_page", OpenApiTypes.INT,
+    description=f"Mulatschak: which page of the finished games the scoreboard lists "
+    f"({services.GAMES_PER_PAGE} a page; 1, the default, is the most recent; "
+    "games_total and games_pages say how many there are).")
+
+
+@extend_schema(parameters=[GAMES_PAGE], responses={200: sp.BOARD, 304: None, **ERRORS_4XX},
                summary="The running scoreboard (supports ETag / If-None-Match)")
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def scoreboard(request: Request, session_id: int) -> Any:
-    version, _role = poll_for(request.user, session_id, READ)
+    """From the cache in the common case: the token, the member's role (while their
+    access generations hold) and the session's version, and the rendered answer per
+    version (conditional.polled): a 304, and a 200 of a version somebody asked for
+    before, cost no query."""
+    pk = pk_of(session_id)
+    try:
+        page = services.games_page_of(request.query_params.get("games_page"))
+    except services.InputError as e:
+        raise invalid(e) from e
+    version, _role = fastpoll.member(request.user, pk,
+                                     lambda: poll_row(request.user, pk, READ))
+    parts = _board_parts(page)
 
     def build() -> tuple[str, bytes, str]:
         session = session_for(request.user, session_id, READ)
-        return services.scoreboard_etag(session), _board_json(session), "application/json"
+        return (services.scoreboard_etag(session, *parts), _board_json(session, page),
+                "application/json")
 
-    return polled(request, etag_for(int(session_id), version), build)
+    return polled(request, etag_for(pk, version, *parts), build)
+
+
+def prime_board(after: Loaded, board: dict[str, Any], game: games.Game) -> None:
+    """The scoreboard a deal POST answers with is the one the next GET will ask for:
+    cache it under its ETag (each ETag names one content forever)."""
+    with contextlib.suppress(Exception):  # a shortcut only
+        cache.set("board:" + etag_for(after.session.pk, after.session.version),
+                  (_json(sp.for_game(game).board(board).data), "application/json"),
+                  CACHE_SECONDS)
 
 
 @extend_schema(responses={200: sp.EventOut(many=True), **ERRORS_4XX},

@@ -1,0 +1,135 @@
+"""Fast where the table waits (scorepad.caching, fastpoll.member): the token, the seats
+and the member's role come from the cache, and every revocation still takes effect on
+the next request; the scoreboard pages its finished games."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.authtoken.models import Token
+
+from scorepad import services
+
+from .factories import SEATS, group_with, member, session_at, user
+
+pytestmark = pytest.mark.django_db
+
+
+def api_client(who) -> Client:
+    return Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=who).key}")
+
+
+@pytest.fixture
+def owner():
+    return user("anna")
+
+
+@pytest.fixture
+def session(owner):
+    return session_at(group_with(owner), owner)
+
+
+def test_a_known_token_costs_no_query(owner, session, django_assert_num_queries):
+    api = api_client(owner)
+    board = f"/api/v1/sessions/{session.pk}/scoreboard"
+    assert api.get(board).status_code == 200
+    assert api.get(board).status_code == 200
+    with django_assert_num_queries(0):
+        assert api.get(board).status_code == 200
+
+
+def test_a_cached_token_of_a_deactivated_account_stops_at_once(owner, session):
+    api = api_client(owner)
+    board = f"/api/v1/sessions/{session.pk}/scoreboard"
+    assert api.get(board).status_code == 200
+    owner.is_active = False
+    owner.save()
+    assert api.get(board).status_code == 401
+
+
+def test_a_rotated_token_stops_at_once(owner, session):
+    api = api_client(owner)
+    board = f"/api/v1/sessions/{session.pk}/scoreboard"
+    assert api.get(board).status_code == 200
+    Token.objects.filter(user=owner).delete()
+    assert api.get(board).status_code == 401
+
+
+def test_a_removed_member_loses_the_cached_scoreboard_at_once(owner, session):
+    bert = user("bert")
+    member(session.group, bert, "viewer")
+    api = api_client(bert)
+    board = f"/api/v1/sessions/{session.pk}/scoreboard"
+    for _ in range(3):
+        assert api.get(board).status_code == 200
+    services.member_remove(group=session.group, user=bert)
+    assert api.get(board).status_code == 404
+
+
+def test_a_renamed_player_shows_on_the_next_answer(owner, session):
+    api = api_client(owner)
+    board = f"/api/v1/sessions/{session.pk}/scoreboard"
+    assert "Anna" in api.get(board).json()["scores"]
+    services.player_rename(player=session.group.players.get(name="Anna"), name="Anni")
+    assert "Anni" in api.get(board).json()["scores"]
+
+
+def test_the_deal_answer_carries_the_scoreboard_the_next_get_is_served_from(
+        owner, session, django_assert_num_queries):
+    api = api_client(owner)
+    url = f"/api/v1/sessions/{session.pk}/deals/"
+    api.post(url, {"kind": "passed"}, content_type="application/json")  # warm the caches
+    api.get(f"/api/v1/sessions/{session.pk}/scoreboard")
+    answer = api.post(url, {"kind": "passed"}, content_type="application/json")
+    assert answer.status_code == 201
+    board = answer.json()["scoreboard"]
+    assert board["next_number"] == 3 and set(board["scores"]) == set(SEATS)
+    with django_assert_num_queries(0):
+        got = api.get(f"/api/v1/sessions/{session.pk}/scoreboard")
+    assert got.json() == board
+
+
+def test_a_viewer_cannot_record_a_deal_and_a_stranger_sees_nothing(owner, session):
+    bert, cilli = user("bert"), user("cilli")
+    member(session.group, bert, "viewer")
+    url = f"/api/v1/sessions/{session.pk}/deals/"
+    body = {"kind": "passed"}
+    assert api_client(bert).post(url, body, content_type="application/json"
+                                 ).status_code == 403
+    assert api_client(cilli).post(url, body, content_type="application/json"
+                                  ).status_code == 404
+    assert not session.deals.exists()
+
+
+@pytest.mark.parametrize("page", ["0", "-1", "x", "1.5"])
+def test_a_bad_games_page_is_refused_naming_the_field(owner, session, page):
+    answer = api_client(owner).get(
+        f"/api/v1/sessions/{session.pk}/scoreboard?games_page={page}")
+    assert answer.status_code == 400
+    assert "games_page" in answer.json()["errors"]
+
+
+def test_the_scoreboard_says_how_many_games_there_are(owner, session):
+    board = api_client(owner).get(f"/api/v1/sessions/{session.pk}/scoreboard").json()
+    assert (board["games"], board["games_total"], board["games_page"],
+            board["games_pages"]) == ([], 0, 1, 1)
+
+
+def games(n: int) -> dict:
+    return {"games": [{"number": i} for i in range(1, n + 1)]}
+
+
+def test_the_first_page_holds_the_most_recent_games_oldest_first():
+    board = games(45)
+    services._page_games(board, 1)
+    assert [g["number"] for g in board["games"]] == list(range(26, 46))
+    assert (board["games_total"], board["games_pages"]) == (45, 3)
+
+
+def test_the_last_page_holds_the_first_games_and_beyond_it_nothing():
+    board = games(45)
+    services._page_games(board, 3)
+    assert [g["number"] for g in board["games"]] == list(range(1, 6))
+    board = games(45)
+    services._page_games(board, 4)
+    assert board["games"] == [] and board["games_page"] == 4
