@@ -34,14 +34,16 @@ CALLS = [
     Call("group", "get", "/groups/{group}/", 10),
     Call("session list", "get", "/sessions/", 3),
     Call("start a session", "get", "/sessions/new/", 8),
-    Call("session page", "get", "/sessions/{sid}/", 6),
+    Call("session page", "get", "/sessions/{sid}/", 5),
+    # rendered once per version: the login and the session row (with the role) alone
+    Call("session page, cached", "get", "/sessions/{sid}/", 3, warm=True),
     Call("scoreboard fragment", "get", "/sessions/{sid}/board", 6),
     Call("scoreboard fragment 304", "get", "/sessions/{sid}/board", 3, etag=True, status=304),
     # polled with the grant of the page (scorepad/fastpoll.py): no login, no query
     Call("scoreboard poll, cached", "get", "/sessions/{sid}/board?g={grant}", 0, warm=True),
     Call("scoreboard poll 304", "get", "/sessions/{sid}/board?g={grant}", 0, etag=True,
          status=304),
-    Call("deal form check", "post", "/sessions/{sid}/check", 6,
+    Call("deal form check", "post", "/sessions/{sid}/check", 5,
          body={"kind": "played", "declarer": "0", "bid": "2", "trump": "acorns"}),
     Call("deal form freshness poll", "get", "/sessions/{sid}/fresh?number={next}", 4,
          status=204),

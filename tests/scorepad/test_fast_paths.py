@@ -133,3 +133,55 @@ def test_the_last_page_holds_the_first_games_and_beyond_it_nothing():
     board = games(45)
     services._page_games(board, 4)
     assert board["games"] == [] and board["games_page"] == 4
+
+
+# --- the session page, rendered once per version ----------------------------------------
+
+
+def page_of(client: Client, session) -> str:
+    answer = client.get(f"/sessions/{session.pk}/")
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def logged_in(who) -> Client:
+    client = Client()
+    client.force_login(who)
+    return client
+
+
+def test_a_reused_session_page_carries_each_answers_own_key_token_and_grant(owner, session):
+    import re
+
+    phone, tablet = logged_in(owner), logged_in(owner)
+    first, second = page_of(phone, session), page_of(tablet, session)
+    keys = [re.findall(r'name="idempotency_key" value="([^"]+)"', p) for p in (first, second)]
+    assert keys[0] and keys[1] and keys[0] != keys[1]
+    for page in (first, second):
+        assert "__csrfmark__" not in page and "__idempotencymark__" not in page
+        assert "__pollgrant__" not in page and "board?g=" in page
+    csrf = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', p).group(1)
+            for p in (first, second)]
+    assert csrf[0] != csrf[1]
+
+
+def test_a_reused_session_page_shows_the_deal_recorded_since(owner, session):
+    phone = logged_in(owner)
+    assert "Deal 1" in page_of(phone, session)
+    api_client(owner).post(f"/api/v1/sessions/{session.pk}/deals/", {"kind": "passed"},
+                           content_type="application/json")
+    assert "Deal 2" in page_of(phone, session)
+
+
+def test_a_viewer_never_gets_the_editors_page(owner, session):
+    bert = user("bert")
+    member(session.group, bert, "viewer")
+    page_of(logged_in(owner), session)  # the editor's page, cached
+    assert 'name="idempotency_key"' not in page_of(logged_in(bert), session)
+
+
+def test_a_watch_link_made_without_a_new_version_shows_on_the_page(owner, session):
+    phone = logged_in(owner)
+    assert "/watch/" not in page_of(phone, session)
+    token = services.watch_link_create(session=session)
+    assert f"/watch/{token}/" in page_of(phone, session)
