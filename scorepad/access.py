@@ -66,11 +66,16 @@ def group_for(user: Any, group_id: object, need: str = READ) -> Group:
     return group
 
 
-def session_for(user: Any, session_id: object, need: str = READ) -> Session:
+def session_for(user: Any, session_id: object, need: str = READ, *,
+                without_state: bool = False) -> Session:
     """The session if the user may ``need`` its group (same answers as group_for).
 
-    One query: the user's role comes along as a subquery of the session's row."""
+    One query: the user's role comes along as a subquery of the session's row.
+    ``without_state``: the running state (read on first use) stays in the database, for
+    a page that is usually answered from the cache."""
     sessions = Session.objects.select_related("group").filter(pk=pk_of(session_id))
+    if without_state:
+        sessions = sessions.defer("state")
     if getattr(user, "is_authenticated", False):
         role = Membership.objects.filter(group_id=OuterRef("group_id"), user_id=user.pk)
         sessions = sessions.annotate(asker_role=Subquery(role.values("role")[:1]))

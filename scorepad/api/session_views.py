@@ -195,10 +195,10 @@ def deals(request: Request, session_id: int) -> Response:
     # the session as the write left it (locked, saved): no need to read it again
     after = Loaded(row.session, last_number=row.number)
     game = games.of(row.session)
-    board = services.scoreboard(after)
-    prime_board(after, board, game)
-    body = {"deal": game.deal_out(row, after.names), "scoreboard": board}
-    return Response(sp.for_game(game).recorded(body).data, status=201)
+    body = {"deal": game.deal_out(row, after.names), "scoreboard": services.scoreboard(after)}
+    out = sp.for_game(game).recorded(body).data
+    prime_board(after, out["scoreboard"])
+    return Response(out, status=201)
 
 
 @extend_schema(methods=["GET"], responses={200: sp.DEAL, **ERRORS_4XX}, summary="One deal")
@@ -299,13 +299,13 @@ def scoreboard(request: Request, session_id: int) -> Any:
     return polled(request, etag_for(pk, version, *parts), build)
 
 
-def prime_board(after: Loaded, board: dict[str, Any], game: games.Game) -> None:
-    """The scoreboard a deal POST answers with is the one the next GET will ask for:
-    cache it under its ETag (each ETag names one content forever)."""
+def prime_board(after: Loaded, board: Any) -> None:
+    """The scoreboard a deal POST answers with (``board``: as serialized for it) is the
+    one the next GET will ask for: cache it under that GET's ETag (an ETag names one
+    content forever)."""
     with contextlib.suppress(Exception):  # a shortcut only
         cache.set("board:" + etag_for(after.session.pk, after.session.version),
-                  (_json(sp.for_game(game).board(board).data), "application/json"),
-                  CACHE_SECONDS)
+                  (_json(board), "application/json"), CACHE_SECONDS)
 
 
 @extend_schema(responses={200: sp.EventOut(many=True), **ERRORS_4XX},

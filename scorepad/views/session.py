@@ -126,7 +126,7 @@ def session_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
-    loaded = Loaded.of(session_for(request.user, session_id, READ))
+    loaded = Loaded.of(session_for(request.user, session_id, READ, without_state=True))
     return render_session(request, loaded, games.of(loaded.session))
 
 

@@ -34,7 +34,7 @@ CALLS = [
     Call("group", "get", "/groups/{group}/", 10),
     Call("session list", "get", "/sessions/", 3),
     Call("start a session", "get", "/sessions/new/", 8),
-    Call("session page", "get", "/sessions/{sid}/", 5),
+    Call("session page", "get", "/sessions/{sid}/", 6),  # a miss: the state read then
     # rendered once per version: the login and the session row (with the role) alone
     Call("session page, cached", "get", "/sessions/{sid}/", 3, warm=True),
     Call("scoreboard fragment", "get", "/sessions/{sid}/board", 6),
