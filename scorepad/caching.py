@@ -93,14 +93,35 @@ def token_user(key: str) -> tuple[Any, Any] | None:
     """(user, token) of a cached token whose user's access generation still holds."""
     if not fastpoll.shared():
         return None
-    entry = _get(token_key(key))
+    tk = token_key(key)
+    owner = _owners.get(tk)  # a token belongs to one user forever: ask both at once
+    keys = [tk] if owner is None else [tk, fastpoll.user_key(owner)]
+    try:
+        got = fastpoll.get_many(keys)
+    except Exception:
+        log.warning("could not read the cache", exc_info=True)
+        return None
+    entry = got.get(tk)
     if not isinstance(entry, tuple) or len(entry) != 3:
         return None
     generation, user, token = entry
-    current = _get(fastpoll.user_key(user.pk))
+    if owner != user.pk:
+        if len(_owners) > OWNERS_MAX:
+            _owners.clear()
+        _owners[tk] = user.pk
+        current = _get(fastpoll.user_key(user.pk))
+    else:
+        current = got.get(keys[1])
     if current is None or str(current) != generation:
         return None
     return user, token
+
+
+#: Which user each token (by digest) belongs to, as this process has met them: never
+#: changes, so it needs no invalidation; whether the token still counts is asked of the
+#: shared cache every time.
+_owners: dict[str, int] = {}
+OWNERS_MAX = 20_000
 
 
 def remember_token(key: str, user: Any, token: Any, read_again: Any) -> None:

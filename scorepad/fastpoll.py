@@ -433,6 +433,10 @@ def _member_key(user_id: int, session_id: int) -> str:
     return f"ar:{user_id}:{session_id}"
 
 
+#: The group of each session this process has met (it never changes).
+_groups: dict[int, int] = {}
+
+
 def _group_of_key(session_id: int) -> str:
     return f"sg:{session_id}"  # a session's group never changes
 
@@ -444,6 +448,9 @@ def check_member(user: Any, session_id: int) -> tuple[int, str] | None:
     if not shared() or not getattr(user, "is_authenticated", False):
         return None
     keys = [_member_key(user.pk, session_id), user_key(user.pk), _version_key(session_id)]
+    known = _groups.get(session_id)  # a session's group never changes: one round trip
+    if known is not None:
+        keys.append(group_key(known))
     try:
         got = get_many(keys)
         entry = got.get(keys[0])
@@ -452,7 +459,14 @@ def check_member(user: Any, session_id: int) -> tuple[int, str] | None:
         role, group_id, user_gen, group_gen = entry
         if got.get(keys[1]) != user_gen:
             return None
-        if get_many([group_key(group_id)]).get(group_key(group_id)) != group_gen:
+        if known != group_id:
+            if len(_groups) > LOCAL_MAX:
+                _groups.clear()
+            _groups[session_id] = group_id
+            current = get_many([group_key(group_id)]).get(group_key(group_id))
+        else:
+            current = got.get(keys[3])
+        if current != group_gen:
             return None
     except Exception:
         log.warning("could not read the member cache", exc_info=True)

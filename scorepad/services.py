@@ -620,18 +620,40 @@ def games_page_of(value: object) -> int:
     return page
 
 
-def _page_games(board: dict[str, Any], page: int) -> None:
-    """Keep one page of the finished games: page 1 the most recent ``GAMES_PER_PAGE``,
-    page 2 those before them, ... (each page oldest first, as the whole list was)."""
+def _games_slice(total: int, page: int) -> slice:
+    """Page ``page`` of ``total`` finished games: page 1 the most recent
+    ``GAMES_PER_PAGE``, page 2 those before them, ... (each oldest first)."""
+    end = max(total - (page - 1) * GAMES_PER_PAGE, 0)
+    return slice(max(end - GAMES_PER_PAGE, 0), end)
+
+
+def _page_games(board: dict[str, Any], page: int, total: int | None = None) -> None:
+    """Keep one page of the board's finished games (``total``: how many there are, when
+    the board was built from that page alone)."""
     finished = board.get("games")
     if not isinstance(finished, list):
         return
-    total = len(finished)
-    end = max(total - (page - 1) * GAMES_PER_PAGE, 0)
-    board["games"] = finished[max(end - GAMES_PER_PAGE, 0):end]
+    if total is None:
+        total = len(finished)
+        board["games"] = finished[_games_slice(total, page)]
     board["games_total"] = total
     board["games_page"] = page
     board["games_pages"] = max(1, -(-total // GAMES_PER_PAGE))
+
+
+def _with_games_page(session: Session, page: int) -> tuple[Session, int | None]:
+    """The session as the board should read it: its state with one page of the finished
+    games, so that building the board costs the same however long the evening; and how
+    many games there are (None: the game keeps no list of them)."""
+    state = session.state if isinstance(session.state, dict) else {}
+    finished = state.get("games")
+    if not isinstance(finished, list):
+        return session, None
+    import copy
+
+    view = copy.copy(session)
+    view.state = {**state, "games": finished[_games_slice(len(finished), page)]}
+    return view, len(finished)
 
 
 def scoreboard(session: Session | Loaded, names: Names | None = None,
@@ -640,8 +662,9 @@ def scoreboard(session: Session | Loaded, names: Names | None = None,
     one page of the finished games (``games_page``)."""
     loaded = Loaded.of(session, names)
     game = games.of(loaded.session)
-    board = game.board(loaded.session, loaded.names)
-    _page_games(board, games_page)
+    view, total = _with_games_page(loaded.session, games_page)
+    board = game.board(view, loaded.names)
+    _page_games(board, games_page, total)
     board |= {"status": loaded.session.status, "version": loaded.session.version,
               "next_number": loaded.next_number}
     if game.BALANCES_ALWAYS or loaded.session.stake is not None:
