@@ -13,6 +13,7 @@ differs between games is asked of the session's game module (``scorepad.games``)
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
@@ -20,8 +21,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
-from django.db.models import F, OuterRef, Subquery
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, JSONField, OuterRef, Subquery
+from django.db.models.expressions import RawSQL
 from django.http import Http404
 from django.utils import timezone
 from rest_framework.exceptions import ValidationError as FieldValidationError
@@ -436,13 +438,33 @@ def _locked_for_deal(session_id: int, user: Any = None) -> Session:
         "number")[:1]
     rows = Session.objects.select_for_update().filter(pk=session_id).annotate(
         last_number=Subquery(last))
+    if connection.vendor == "postgresql":
+        # The finished games stay in the database: the state without them, their number
+        # and the most recent page of them (what the deal's answer shows).
+        rows = rows.defer("state").annotate(
+            lean_state=RawSQL(f"CASE WHEN {_IS_LIST} THEN {_STATE} - 'games' ELSE {_STATE} END",
+                              (), output_field=JSONField()),
+            games_total=RawSQL(f"CASE WHEN {_IS_LIST} THEN jsonb_array_length("
+                               f"{_STATE}->'games') END", ()),
+            recent_games=RawSQL(f"jsonb_path_query_array({_STATE}, "
+                                f"'$.games[last - {GAMES_PER_PAGE - 1} to last]')", (),
+                                output_field=JSONField()))
     if user is not None:
         role = Membership.objects.filter(group_id=OuterRef("group_id"),
                                          user_id=getattr(user, "pk", None)).values("role")[:1]
         rows = rows.annotate(asker_role=Subquery(role))
+    # A writer that waited for the lock gets the row as the previous writer left it, but
+    # the subqueries still see the database as it was when the statement began (READ
+    # COMMITTED): their own read of the version tells, and then the row is read again,
+    # the lock held (a second statement only when two phones saved at the same moment).
+    seen = Session.objects.filter(pk=OuterRef("pk")).values("version")[:1]
+    rows = rows.annotate(seen_version=Subquery(seen))
     found = rows.first()
     if found is None:
         raise Http404
+    if found.seen_version != found.version:  # type: ignore[attr-defined]
+        found = rows.first()
+        assert found is not None  # locked: nobody removed it meanwhile
     return found
 
 
@@ -476,9 +498,12 @@ def deal_record(
         expected = int(row_session.last_number or 0) + 1  # type: ignore[attr-defined]
         if number is not None and number != expected:
             raise Conflict("number_taken", number=number, expected=expected)
+        lean = _lean(row_session)
         try:
-            result, new_state = game.apply(row_session, loaded.seats, row_session.state,
-                                           stored)
+            result, new_state = game.apply(
+                row_session, loaded.seats,
+                row_session.lean_state if lean else row_session.state,  # type: ignore[attr-defined]
+                stored)
         except RulesBroken as e:
             raise RulesBroken(e.violations, expected) from e
         try:  # no savepoint: a clash leaves this transaction at once, rolled back whole
@@ -492,9 +517,41 @@ def deal_record(
             )
         except IntegrityError as e:
             raise Conflict("number_taken", number=expected, expected=expected + 1) from e
-        _bump(row_session, new_state)
+        if lean:
+            _bump_lean(row_session, new_state)
+        else:
+            _bump(row_session, new_state)
         _log(row_session, expected, DealEvent.Action.CREATE, None, row.data, user)
         return row
+
+
+_STATE = '"scorepad_session"."state"'
+_IS_LIST = f"jsonb_typeof({_STATE}->'games') = 'array'"
+
+
+def _lean(row: Session) -> bool:
+    """May this deal be written without reading or writing the session's finished games
+    (PostgreSQL, a state that lists them, and no stake: the money needs them all)?"""
+    return (getattr(row, "games_total", None) is not None and row.stake is None)
+
+
+def _bump_lean(session: Session, state: dict[str, Any]) -> None:
+    """_bump for a state read without its finished games: the games this deal finished
+    (if any) are appended to the list in the database, which never leaves it. The row
+    keeps the most recent page of games (and how many there are, ``games_in_tail``) for
+    the scoreboard the deal answers with."""
+    new_games = list(state.pop("games", []))
+    written = RawSQL(f"jsonb_set(%s::jsonb, '{{games}}', {_STATE}->'games' || %s::jsonb)",
+                     (json.dumps(state), json.dumps(new_games)))
+    rows = Session.objects.filter(pk=session.pk, version=session.version).update(
+        state=written, version=F("version") + 1)
+    if rows != 1:
+        raise Conflict("session_changed")
+    session.version += 1
+    recent = list(session.recent_games) + new_games  # type: ignore[attr-defined]
+    session.state = {**state, "games": recent[-GAMES_PER_PAGE:]}
+    session.games_in_tail = session.games_total + len(new_games)  # type: ignore[attr-defined]
+    fastpoll.publish_version(session.pk, session.version)
 
 
 def _replay_all(
@@ -651,6 +708,9 @@ def _with_games_page(session: Session, page: int) -> tuple[Session, int | None]:
         return session, None
     import copy
 
+    total = getattr(session, "games_in_tail", None)
+    if total is not None and page == 1:  # a lean write's row: the most recent page only
+        return session, int(total)
     view = copy.copy(session)
     view.state = {**state, "games": finished[_games_slice(len(finished), page)]}
     return view, len(finished)
