@@ -438,17 +438,7 @@ def _locked_for_deal(session_id: int, user: Any = None) -> Session:
         "number")[:1]
     rows = Session.objects.select_for_update().filter(pk=session_id).annotate(
         last_number=Subquery(last))
-    if connection.vendor == "postgresql":
-        # The finished games stay in the database: the state without them, their number
-        # and the most recent page of them (what the deal's answer shows).
-        rows = rows.defer("state").annotate(
-            lean_state=RawSQL(f"CASE WHEN {_IS_LIST} THEN {_STATE} - 'games' ELSE {_STATE} END",
-                              (), output_field=JSONField()),
-            games_total=RawSQL(f"CASE WHEN {_IS_LIST} THEN jsonb_array_length("
-                               f"{_STATE}->'games') END", ()),
-            recent_games=RawSQL(f"jsonb_path_query_array({_STATE}, "
-                                f"'$.games[last - {GAMES_PER_PAGE - 1} to last]')", (),
-                                output_field=JSONField()))
+    rows = _without_games(rows)
     if user is not None:
         role = Membership.objects.filter(group_id=OuterRef("group_id"),
                                          user_id=getattr(user, "pk", None)).values("role")[:1]
@@ -526,6 +516,34 @@ def deal_record(
 
 
 _STATE = '"scorepad_session"."state"'
+
+
+def _without_games(rows: Any) -> Any:
+    """On PostgreSQL, sessions read without their finished games: the state without them
+    (``lean_state``), how many there are (``games_total``, None if the game keeps no
+    list) and the most recent page of them (``recent_games``); the state itself is read
+    only if asked for (a session with a stake: the money needs every game)."""
+    if connection.vendor != "postgresql":
+        return rows
+    return rows.defer("state").annotate(
+        lean_state=RawSQL(f"CASE WHEN {_IS_LIST} THEN {_STATE} - 'games' ELSE {_STATE} END",
+                          (), output_field=JSONField()),
+        games_total=RawSQL(f"CASE WHEN {_IS_LIST} THEN jsonb_array_length("
+                           f"{_STATE}->'games') END", ()),
+        recent_games=RawSQL(f"jsonb_path_query_array({_STATE}, "
+                            f"'$.games[last - {GAMES_PER_PAGE - 1} to last]')", (),
+                            output_field=JSONField()))
+
+
+def session_for_board(rows: Any) -> Session | None:
+    """The first session of ``rows`` as its scoreboard (page 1 of the games) needs it:
+    on PostgreSQL without the older finished games, so that rendering a new version
+    reads the same few hundred bytes at deal 10 and at deal 10,000."""
+    found = _without_games(rows).first()
+    if found is not None and _lean(found):
+        found.state = {**found.lean_state, "games": list(found.recent_games)}
+        found.games_in_tail = found.games_total
+    return found
 _IS_LIST = f"jsonb_typeof({_STATE}->'games') = 'array'"
 
 

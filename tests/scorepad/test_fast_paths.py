@@ -185,3 +185,40 @@ def test_a_watch_link_made_without_a_new_version_shows_on_the_page(owner, sessio
     assert "/watch/" not in page_of(phone, session)
     token = services.watch_link_create(session=session)
     assert f"/watch/{token}/" in page_of(phone, session)
+
+
+# --- finished games stay in the database --------------------------------------------------
+
+
+def test_a_long_evening_of_short_games_keeps_every_game_and_pages_them(owner):
+    from scorepad import games as game_modules
+    from scorepad.loaded import Loaded
+
+    from .factories import EVEN, played
+
+    session = session_at(group_with(owner), owner, overrides={
+        "start_score": 2, "no_bid_at_or_below": None, "must_play_at_or_below": None,
+        "no_exchange_at_or_below": None})
+    api = api_client(owner)
+    url = f"/api/v1/sessions/{session.pk}/deals/"
+    for i in range(50):
+        declarer = SEATS[i % 4]
+        tricks = {p: 2 if p == declarer else 1 for p in SEATS}
+        answer = api.post(url, played(declarer, tricks) if i % 3 else played("Anna", EVEN),
+                          content_type="application/json")
+        assert answer.status_code == 201, answer.json()
+    session.refresh_from_db()
+    loaded = Loaded.of(session)
+    replay = game_modules.of(session).replayer(session, loaded.seats)
+    for deal in session.deals.order_by("number"):
+        replay.apply(deal.data)
+    assert session.state == replay.state()  # the database appended exactly the games
+    finished = replay.state()["games"]
+    assert len(finished) > services.GAMES_PER_PAGE
+    board = answer.json()["scoreboard"]
+    assert board["games_total"] == len(finished)
+    assert [g["number"] for g in board["games"]] == [
+        g["number"] for g in finished[-services.GAMES_PER_PAGE:]]
+    older = api.get(f"/api/v1/sessions/{session.pk}/scoreboard?games_page=2").json()
+    assert [g["number"] for g in older["games"]] == [
+        g["number"] for g in finished[-2 * services.GAMES_PER_PAGE:-services.GAMES_PER_PAGE]]
