@@ -455,7 +455,14 @@ def _locked_for_deal(session_id: int, user: Any = None) -> Session:
     if found.seen_version != found.version:  # type: ignore[attr-defined]
         found = rows.first()
         assert found is not None  # locked: nobody removed it meanwhile
+    _whole_if_no_games(found)
     return found
+
+
+def _whole_if_no_games(row: Session) -> None:
+    """A game that keeps no list of finished games: its state was read whole."""
+    if hasattr(row, "lean_state") and row.games_total is None:  # type: ignore[attr-defined]
+        row.state = row.lean_state  # type: ignore[attr-defined]
 
 
 def deal_record(
@@ -543,6 +550,8 @@ def session_for_board(rows: Any) -> Session | None:
     if found is not None and _lean(found):
         found.state = {**found.lean_state, "games": list(found.recent_games)}
         found.games_in_tail = found.games_total
+    elif found is not None:
+        _whole_if_no_games(found)
     return found
 _IS_LIST = f"jsonb_typeof({_STATE}->'games') = 'array'"
 
