@@ -1,9 +1,10 @@
 """What a request may take from the shared cache instead of the database, and how each
 entry is kept true.
 
-- **Seats and names per session** (``nm:<session id>``): the seats never change after the
-  start; a player's name does (``services.player_rename`` forgets the entries of every
-  session the player sits in, after its commit).
+- **Seats and names per session** (``nm:<session id>``, read in ``loaded.Names.of``):
+  the seats never change after the start; a player's name does
+  (``services.player_rename`` forgets the entries of every session the player sits in,
+  after its commit).
 - **API tokens** (``tk:<digest of the token>``): the token's user, as read from the
   database, with the user's access generation (``fastpoll.user_key``) of that moment. An
   entry counts only while the generation is still the current one: a revoked or rotated
@@ -23,6 +24,7 @@ from typing import Any
 from django.core.cache import caches
 
 from . import fastpoll
+from .loaded import names_key
 
 log = logging.getLogger(__name__)
 
@@ -51,23 +53,6 @@ def _set(key: str, value: Any) -> None:
 
 
 # --- seats and names ---------------------------------------------------------------------
-
-
-def names_key(session_id: int) -> str:
-    return f"nm:{session_id}"
-
-
-def names_of(session_id: int, read: Any) -> dict[str, str]:
-    """The session's seated players (id → name, seat order): from the cache, else
-    ``read()`` (one query) once."""
-    if not fastpoll.shared():
-        return dict(read())
-    found = _get(names_key(session_id))
-    if isinstance(found, dict):
-        return found
-    names = dict(read())
-    _set(names_key(session_id), names)
-    return names
 
 
 def forget_names(session_ids: Any) -> None:
