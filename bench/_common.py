@@ -95,7 +95,7 @@ def build_deals(session: Any, names: Any, count: int, state: dict[str, Any] | No
     seats = names.seats
     runner = None
     if state is None:  # from the start: the services' replay runner, fast
-        runner = game.runner(session, seats)
+        runner = game.replayer(session, seats)
     out = []
     for i in range(start, start + count):
         for candidate in deal_candidates(i):
@@ -210,7 +210,10 @@ def gunicorn(workers: int = 2, threads: int = 4, cache_url: str | None = None
     env = {**os.environ, **SERVER_ENV, "DATABASE_URL": database_url(),
            "SCHREIBER_CACHE_URL": cache_url or "",
            "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(workers),
-           "GUNICORN_THREADS": str(threads), "GUNICORN_LOGLEVEL": "warning"}
+           "GUNICORN_THREADS": str(threads), "GUNICORN_LOGLEVEL": "warning",
+           # workers are never recycled during a run (NOTES: max_requests would restart
+           # them every few seconds at these rates)
+           "GUNICORN_MAX_REQUESTS": "0"}
     log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - kept for reading after the run
         prefix="bench-gunicorn-", suffix=".log", delete=False)
     proc = subprocess.Popen(

@@ -41,7 +41,8 @@ def _role(user: Any, group_id: int) -> str | None:
     )
 
 
-def _check(role: str | None, need: str) -> None:
+def check_role(role: str | None, need: str) -> None:
+    """404 for a non-member (None), 403 for a role too small for ``need``."""
     if role is None:
         raise Http404
     if role not in _ALLOWED[need]:
@@ -61,22 +62,27 @@ def group_for(user: Any, group_id: object, need: str = READ) -> Group:
     group = Group.objects.filter(pk=pk_of(group_id)).first()
     if group is None:
         raise Http404
-    _check(_role(user, group.pk), need)
+    check_role(_role(user, group.pk), need)
     return group
 
 
-def session_for(user: Any, session_id: object, need: str = READ) -> Session:
+def session_for(user: Any, session_id: object, need: str = READ, *,
+                without_state: bool = False) -> Session:
     """The session if the user may ``need`` its group (same answers as group_for).
 
-    One query: the user's role comes along as a subquery of the session's row."""
+    One query: the user's role comes along as a subquery of the session's row.
+    ``without_state``: the running state (read on first use) stays in the database, for
+    a page that is usually answered from the cache."""
     sessions = Session.objects.select_related("group").filter(pk=pk_of(session_id))
+    if without_state:
+        sessions = sessions.defer("state")
     if getattr(user, "is_authenticated", False):
         role = Membership.objects.filter(group_id=OuterRef("group_id"), user_id=user.pk)
         sessions = sessions.annotate(asker_role=Subquery(role.values("role")[:1]))
     session = sessions.first()
     if session is None:
         raise Http404
-    _check(getattr(session, "asker_role", None), need)
+    check_role(getattr(session, "asker_role", None), need)
     return session
 
 
@@ -100,7 +106,7 @@ def poll_row(user: Any, session_id: object, need: str = READ) -> tuple[int, str,
     )
     if row is None or not getattr(user, "is_authenticated", False):
         raise Http404
-    _check(row[1], need)
+    check_role(row[1], need)
     return int(row[0]), str(row[1]), int(row[2])
 
 
@@ -122,7 +128,7 @@ def check_link(user: Any, player: Player, target: Any | None) -> None:
     their own link. Non-members get 404, everything else refused 403.
     """
     role = _role(user, player.group_id)
-    _check(role, READ)
+    check_role(role, READ)
     if role in _ALLOWED[WRITE]:
         return
     own = player.user_id is not None and player.user_id == user.pk

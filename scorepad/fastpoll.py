@@ -214,7 +214,7 @@ def bump(key: str) -> None:
     after_commit(run)
 
 
-def _generations(*keys: str) -> list[str] | None:
+def generations(*keys: str) -> list[str] | None:
     """The current generations (made where missing); None when the cache fails."""
     backend = _cache()
     try:
@@ -255,7 +255,7 @@ def user_grant(session_id: int, group_id: int, user_id: int, role: str,
                auth: str = "") -> str | None:
     """A grant for a member who has just passed the full check (None: cache unavailable);
     ``auth``: auth_tag of the request."""
-    gens = _generations(user_key(user_id), group_key(group_id))
+    gens = generations(user_key(user_id), group_key(group_id))
     if gens is None:
         return None
     return signing.dumps(["u", session_id, group_id, user_id, role, *gens, auth], salt=SALT)
@@ -263,7 +263,7 @@ def user_grant(session_id: int, group_id: int, user_id: int, role: str,
 
 def watch_grant(session_id: int, token: str) -> str | None:
     """A grant for a watch link just found valid in the database."""
-    gens = _generations(watch_key(session_id))
+    gens = generations(watch_key(session_id))
     if gens is None:
         return None
     return signing.dumps(["w", session_id, token_tag(token), *gens], salt=SALT)
@@ -426,6 +426,104 @@ def check_watch(request: Any, token: str, fresh: bool = False) -> Pass | None:
     return Pass(sid, int(version), "", grant, recalled)
 
 
+# --- a member by login or token (the API's scoreboard) -------------------------------------
+
+
+def _member_key(user_id: int, session_id: int) -> str:
+    return f"ar:{user_id}:{session_id}"
+
+
+#: The group of each session this process has met (it never changes).
+_groups: dict[int, int] = {}
+
+
+def _group_of_key(session_id: int) -> str:
+    return f"sg:{session_id}"  # a session's group never changes
+
+
+def check_member(user: Any, session_id: int) -> tuple[int, str] | None:
+    """(version, role) of a logged-in member's session from the cache, while the user's
+    and the group's access generations are those the role was read under; None: ask the
+    database (``remember_member`` afterwards)."""
+    if not shared() or not getattr(user, "is_authenticated", False):
+        return None
+    keys = [_member_key(user.pk, session_id), user_key(user.pk), _version_key(session_id)]
+    known = _groups.get(session_id)  # a session's group never changes: one round trip
+    if known is not None:
+        keys.append(group_key(known))
+    try:
+        got = get_many(keys)
+        entry = got.get(keys[0])
+        if not isinstance(entry, tuple) or len(entry) != 4 or got.get(keys[2]) is None:
+            return None
+        role, group_id, user_gen, group_gen = entry
+        if got.get(keys[1]) != user_gen:
+            return None
+        if known != group_id:
+            if len(_groups) > LOCAL_MAX:
+                _groups.clear()
+            _groups[session_id] = group_id
+            current = get_many([group_key(group_id)]).get(group_key(group_id))
+        else:
+            current = got.get(keys[3])
+        if current != group_gen:
+            return None
+    except Exception:
+        log.warning("could not read the member cache", exc_info=True)
+        return None
+    return int(got[keys[2]]), str(role)
+
+
+def member_generations(user: Any, session_id: int) -> Any:
+    """Read before the database's answer (``remember_member``): the generations then."""
+    if not shared() or not getattr(user, "is_authenticated", False):
+        return None
+    try:
+        group_id = get_many([_group_of_key(session_id)]).get(_group_of_key(session_id))
+    except Exception:
+        return None
+    if group_id is None:
+        return None
+    found = generations(user_key(user.pk), group_key(group_id))
+    return None if found is None else (group_id, *found)
+
+
+def remember_member(user: Any, session_id: int, version: int, role: str, group_id: int,
+                    before: Any) -> None:
+    """Cache the role the database just gave, under the generations read ``before`` it
+    (a removal committed meanwhile has changed them: the entry never counts)."""
+    if not shared():
+        return
+    try:
+        _cache().set(_group_of_key(session_id), group_id, None)
+        if before is not None and before[0] == group_id:
+            _cache().set(_member_key(user.pk, session_id),
+                         (role, group_id, before[1], before[2]), GRANT_SECONDS)
+    except Exception:
+        log.warning("could not cache a member", exc_info=True)
+    _raise_to(session_id, version)
+
+
+def member(user: Any, session_id: int, read: Callable[[], tuple[int, str, int]]
+           ) -> tuple[int, str]:
+    """(version, role) of a member's session: from the cache (``check_member``), else
+    ``read()`` → (version, role, group id) from the database (it raises 404/403), then
+    cached under the generations read before it. The first time a process meets the
+    session it does not know its group yet: it reads once more, under the generations."""
+    found = check_member(user, session_id)
+    if found is not None:
+        return found
+    before = member_generations(user, session_id)
+    version, role, group_id = read()
+    if before is None and shared() and getattr(user, "is_authenticated", False):
+        gens = generations(user_key(user.pk), group_key(group_id))
+        if gens is not None:
+            version, role, group_id = read()
+            before = (group_id, *gens)
+    remember_member(user, session_id, version, role, group_id, before)
+    return version, role
+
+
 def fill(body: bytes, grant: str | None) -> bytes:
     """A cached scoreboard with this answer's grant in its polled URL."""
     if grant:
@@ -467,3 +565,11 @@ def connect() -> None:
     post_delete.connect(account_changed, sender=user_model, weak=False,
                         dispatch_uid="fastpoll-user-delete")
     user_logged_out.connect(logged_out, weak=False, dispatch_uid="fastpoll-logout")
+
+    from rest_framework.authtoken.models import Token
+
+    def token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+        bump(user_key(instance.user_id))  # a cached token (scorepad.caching) stops at once
+
+    post_delete.connect(token_deleted, sender=Token, weak=False,
+                        dispatch_uid="fastpoll-token-delete")

@@ -207,7 +207,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["scorepad.api.parsers.JSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "scorepad.api.negotiation.FormatFirst",
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "scorepad.api.auth.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],

@@ -7,8 +7,10 @@ serializer of the session's game (``scorepad_serializers.for_game``).
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Max
 from django.http import Http404
 from django.urls import reverse
@@ -21,9 +23,17 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import games, services
-from scorepad.access import READ, WRITE, group_for, poll_for, session_for, visible_groups
-from scorepad.conditional import etag_for, polled
+from scorepad import fastpoll, games, services
+from scorepad.access import (
+    READ,
+    WRITE,
+    group_for,
+    pk_of,
+    poll_row,
+    session_for,
+    visible_groups,
+)
+from scorepad.conditional import CACHE_SECONDS, etag_for, polled
 from scorepad.loaded import Loaded, Names
 from scorepad.messages import conflict_message, violation_json
 from scorepad.models import DealEvent, Session
@@ -170,21 +180,25 @@ def deals(request: Request, session_id: int) -> Response:
         shape = sp.for_game(game).deal
         return Response([shape(game.deal_out(d, loaded.names)).data
                          for d in loaded.session.deals.order_by("number")])
-    loaded = Loaded.of(session_for(request.user, session_id, WRITE))
-    game = games.of(loaded.session)
+    # The access check is made on the locked row itself (services.deal_record): the
+    # token from the cache, the seats from the cache, four statements in all.
     try:
-        row = services.deal_record(session=loaded, user=request.user, data=request.data,
-                                   number=_guard(request.data, "number"))
+        row = services.deal_record(session=pk_of(session_id), user=request.user,
+                                   data=request.data, number=_guard(request.data, "number"))
     except services.RulesBroken as e:
-        return _violations(loaded.names, e)
+        return _violations(Loaded.of(session_for(request.user, session_id, WRITE)).names, e)
     except services.Conflict as e:
-        return _conflict(loaded, game, e)
+        loaded = Loaded.of(session_for(request.user, session_id, WRITE))
+        return _conflict(loaded, games.of(loaded.session), e)
     except services.InputError as e:
         raise invalid(e) from e
     # the session as the write left it (locked, saved): no need to read it again
-    after = loaded.with_row(row.session, last_number=row.number)
-    body = {"deal": game.deal_out(row, loaded.names), "scoreboard": services.scoreboard(after)}
-    return Response(sp.for_game(game).recorded(body).data, status=201)
+    after = Loaded(row.session, last_number=row.number)
+    game = games.of(row.session)
+    body = {"deal": game.deal_out(row, after.names), "scoreboard": services.scoreboard(after)}
+    out = sp.for_game(game).recorded(body).data
+    prime_board(after, out["scoreboard"])
+    return Response(out, status=201)
 
 
 @extend_schema(methods=["GET"], responses={200: sp.DEAL, **ERRORS_4XX}, summary="One deal")
@@ -242,24 +256,61 @@ def deal_detail(request: Request, session_id: int, number: int) -> Response:
 # --- reading: scoreboard, history, money ---------------------------------------------------------
 
 
-def _board_json(session: Session) -> bytes:
+def _board_json(session: Session, games_page: int = 1) -> bytes:
     loaded = Loaded.of(session)
-    board = services.scoreboard(loaded)
+    board = services.scoreboard(loaded, games_page=games_page)
     return _json(sp.for_game(games.of(session)).board(board).data)
 
 
-@extend_schema(responses={200: sp.BOARD, 304: None, **ERRORS_4XX},
+def _board_parts(games_page: int) -> tuple[str, ...]:
+    return () if games_page == 1 else (f"gp{games_page}",)
+
+
+GAMES_PAGE = OpenApiParameter(
+    "games_page", OpenApiTypes.INT,
+    description=f"Mulatschak: which page of the finished games the scoreboard lists "
+    f"({services.GAMES_PER_PAGE} a page; 1, the default, is the most recent; "
+    "games_total and games_pages say how many there are).")
+
+
+@extend_schema(parameters=[GAMES_PAGE], responses={200: sp.BOARD, 304: None, **ERRORS_4XX},
                summary="The running scoreboard (supports ETag / If-None-Match)")
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def scoreboard(request: Request, session_id: int) -> Any:
-    version, _role = poll_for(request.user, session_id, READ)
+    """From the cache in the common case: the token, the member's role (while their
+    access generations hold) and the session's version, and the rendered answer per
+    version (conditional.polled): a 304, and a 200 of a version somebody asked for
+    before, cost no query."""
+    pk = pk_of(session_id)
+    try:
+        page = services.games_page_of(request.query_params.get("games_page"))
+    except services.InputError as e:
+        raise invalid(e) from e
+    version, _role = fastpoll.member(request.user, pk,
+                                     lambda: poll_row(request.user, pk, READ))
+    parts = _board_parts(page)
 
     def build() -> tuple[str, bytes, str]:
-        session = session_for(request.user, session_id, READ)
-        return services.scoreboard_etag(session), _board_json(session), "application/json"
+        if page == 1:  # the role was checked above; the row without the older games
+            session = services.session_for_board(Session.objects.filter(pk=pk))
+            if session is None:
+                raise Http404
+        else:
+            session = session_for(request.user, session_id, READ)
+        return (services.scoreboard_etag(session, *parts), _board_json(session, page),
+                "application/json")
 
-    return polled(request, etag_for(int(session_id), version), build)
+    return polled(request, etag_for(pk, version, *parts), build)
+
+
+def prime_board(after: Loaded, board: Any) -> None:
+    """The scoreboard a deal POST answers with (``board``: as serialized for it) is the
+    one the next GET will ask for: cache it under that GET's ETag (an ETag names one
+    content forever)."""
+    with contextlib.suppress(Exception):  # a shortcut only
+        cache.set("board:" + etag_for(after.session.pk, after.session.version),
+                  (_json(board), "application/json"), CACHE_SECONDS)
 
 
 @extend_schema(responses={200: sp.EventOut(many=True), **ERRORS_4XX},

@@ -339,7 +339,13 @@ class MulatschakScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
     pending_factors = serializers.ListField(child=serializers.CharField())
     game_over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.CharField())
-    games = MulatschakGameOut(many=True)
+    games = MulatschakGameOut(
+        many=True, help_text="the finished games of one page (?games_page=, default 1: "
+        "the most recent), oldest first")
+    games_total = serializers.IntegerField(required=False,
+                                           help_text="finished games in all pages")
+    games_page = serializers.IntegerField(required=False, help_text="the page shown")
+    games_pages = serializers.IntegerField(required=False, help_text="pages of games")
     deals = serializers.IntegerField()
     status = serializers.CharField()
     version = serializers.IntegerField()

@@ -7,6 +7,8 @@ again.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import secrets
 from typing import Any
 
@@ -100,8 +102,24 @@ def render_session(request: HttpRequest, loaded: Loaded, game: games.Game,
         loaded.session.refresh_from_db()
         loaded = loaded.with_row(loaded.session)
     session = loaded.session
-    role = role_in(request.user, session.group)
-    context = board_context(loaded, game, user_board_url(request, session, role))
+    # session_for brought the asker's role along with the row
+    role = getattr(session, "asker_role", None) or role_in(request.user, session.group)
+    if post is None and not submitted and htmx_target(request) is None:
+        return _session_page(request, loaded, game, role)
+    return _render_session(request, loaded, game, role, post, submitted=submitted)
+
+
+def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role: Any,
+                    post: Any = None, *, submitted: bool = False,
+                    marks: bool = False) -> HttpResponse:
+    """render_session's page; with ``marks``, the parts that differ per request (the
+    CSRF token, the form's idempotency key, the poll grant) as placeholders."""
+    session = loaded.session
+    board_url = (fastpoll.with_grant(reverse("scorepad:board",
+                                             kwargs={"session_id": session.pk}),
+                                     fastpoll.MARK)
+                 if marks else user_board_url(request, session, role))
+    context = board_context(loaded, game, board_url)
     context |= game.entry_context(loaded, post or QueryDict(), number=None,
                                   mode=mode_of(game.MODES, post, request.GET),
                                   submitted=submitted)
@@ -110,6 +128,8 @@ def render_session(request: HttpRequest, loaded: Loaded, game: games.Game,
     context["next_number"] = stale["number"] if stale else loaded.next_number
     context["can_write"] = role in WRITERS
     context.setdefault("idempotency_key", secrets.token_urlsafe(24))
+    if marks:
+        context |= {"idempotency_key": IDEMPOTENCY_MARK, "csrf_token": CSRF_MARK}
     if context["can_write"]:
         context |= watch_extras(request, session)
         if session.status != Session.Status.OPEN:
@@ -123,6 +143,62 @@ def render_session(request: HttpRequest, loaded: Loaded, game: games.Game,
     elif target == "scoreboard":
         template = "scorepad/_scoreboard.html"
     return render(request, template, context)
+
+
+#: Stand for what differs per request in a cached session page (_session_page).
+CSRF_MARK = "__csrfmark__"
+IDEMPOTENCY_MARK = "__idempotencymark__"
+#: Seconds a rendered session page is kept (its key names the session's version).
+PAGE_SECONDS = 300
+
+
+def _page_key(request: HttpRequest, session: Session, role: Any) -> str:
+    """Whatever the cached page depends on besides the per-request marks: the session
+    and its version (every change to its deals, status or players bumps it), the
+    language, what the role may do, the watch link (made and revoked without a new
+    version), and the address asked for (host for the watch link, query for the mode)."""
+    parts = [str(session.pk), str(session.version), request.LANGUAGE_CODE,
+             "w" if role in WRITERS else "r", fastpoll.token_tag(session.watch_token or ""),
+             request.get_host(), request.get_full_path(),
+             "x" if getattr(request, "htmx", False) else ""]
+    return "page:" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:40]
+
+
+def _session_page(request: HttpRequest, loaded: Loaded, game: games.Game, role: Any
+                  ) -> HttpResponse:
+    """The session page rendered once per version (and language, role, watch link) and
+    reused: each answer only puts in its own CSRF token, idempotency key and poll grant.
+    A page with messages to show is rendered for this request alone."""
+    from django.contrib.messages import get_messages
+    from django.core.cache import cache
+    from django.middleware.csrf import get_token
+
+    if len(get_messages(request)):  # type: ignore[arg-type]
+        return _render_session(request, loaded, game, role)
+    session = loaded.session
+    key = _page_key(request, session, role)
+    body = None
+    try:
+        body = fastpoll.get_many([key]).get(key)
+    except Exception:  # the cache is a shortcut
+        body = None
+    if not isinstance(body, bytes):
+        if "state" in session.get_deferred_fields():  # without the older finished games
+            board_row = services.session_for_board(Session.objects.filter(pk=session.pk))
+            if board_row is not None and "state" not in board_row.get_deferred_fields():
+                session.state = board_row.state
+                tail = getattr(board_row, "games_in_tail", None)
+                if tail is not None:
+                    session.games_in_tail = tail  # type: ignore[attr-defined]
+        body = _render_session(request, loaded, game, role, marks=True).content
+        with contextlib.suppress(Exception):
+            cache.set(key, body, PAGE_SECONDS)
+    grant = fastpoll.user_grant(session.pk, session.group_id, request.user.pk, str(role),
+                                fastpoll.auth_tag(request))
+    body = fastpoll.fill(body, grant).replace(
+        CSRF_MARK.encode(), get_token(request).encode()).replace(
+        IDEMPOTENCY_MARK.encode(), secrets.token_urlsafe(24).encode())
+    return HttpResponse(body, content_type="text/html; charset=utf-8")
 
 
 def again_fields(loaded: Loaded, board: dict[str, Any]) -> list[tuple[str, str]]:

@@ -126,7 +126,7 @@ def session_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
-    loaded = Loaded.of(session_for(request.user, session_id, READ))
+    loaded = Loaded.of(session_for(request.user, session_id, READ, without_state=True))
     return render_session(request, loaded, games.of(loaded.session))
 
 
@@ -154,7 +154,8 @@ def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
     parts = board_parts(request, role)
 
     def build() -> tuple[str, bytes, str]:
-        session = Session.objects.select_related("group").filter(pk=pk).first()
+        session = services.session_for_board(
+            Session.objects.select_related("group").filter(pk=pk))
         if session is None:
             raise Http404
         board_url = fastpoll.with_grant(reverse("scorepad:board", kwargs={"session_id": pk}),
