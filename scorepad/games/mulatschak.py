@@ -25,6 +25,7 @@ from referee.session import (
     GameSummary,
     IllegalDeal,
     SessionState,
+    next_sitting_out,
     pending_multiplier,
     replay,
     table_for,
@@ -162,6 +163,7 @@ def state_to_json(state: SessionState) -> dict[str, Any]:
             for g in state.games
         ],
         "deals": state.deals,
+        "knocks": state.knocks,
     }
 
 
@@ -179,6 +181,7 @@ def state_from_json(data: Mapping[str, Any]) -> SessionState:
             for g in data["games"]
         ),
         deals=data["deals"],
+        knocks=data.get("knocks", 0),  # states stored before knocks carried over have none
     )
 
 
@@ -198,6 +201,8 @@ def outcome_to_json(outcome: DealOutcome) -> dict[str, Any]:
         "declarer_made": r.declarer_made,
         "game_over": r.game_over,
         "winners": list(r.winners),
+        "knocks_before": outcome.knocks_before,
+        "sitting_out": r.sitting_out,
     }
 
 
@@ -283,12 +288,15 @@ BALANCES_ALWAYS = False  # only with a stake
 
 def board(session: Session, names: Names) -> dict[str, Any]:
     state = state_from_json({**session.state, "games": []})  # the games are read as JSON
-    multiplier, factors = pending_multiplier(session_rules(session), state)
+    frozen = session_rules(session)
+    multiplier, factors = pending_multiplier(frozen, state)
     order = names.seats
+    out = next_sitting_out(frozen, order, state)
     return {
         "game_number": state.game_number,
         "scores": {names.to_name(p): state.scores[p] for p in order},
         "next_dealer": names.to_name(state.dealer),
+        "next_sitting_out": None if out is None else names.to_name(out),
         "pending_multiplier": multiplier,
         "pending_factors": list(factors),
         "game_over": state.game_over,
@@ -335,7 +343,10 @@ class MulatschakScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
     game_number = serializers.IntegerField()
     scores = serializers.DictField(child=serializers.IntegerField())
     next_dealer = serializers.CharField()
-    pending_multiplier = serializers.IntegerField()
+    next_sitting_out = serializers.CharField(
+        allow_null=True, help_text="who sits out the next deal (sit_out_at, RULES §2.9)")
+    pending_multiplier = serializers.IntegerField(
+        help_text="hearts aside: collapses and knocks carried over (RULES §2.8)")
     pending_factors = serializers.ListField(child=serializers.CharField())
     game_over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.CharField())
@@ -479,7 +490,7 @@ def stats_add(pid: str, record: SessionRecord, mul: dict[str, Any]) -> None:
         if result.get("game_over"):
             mul["games"] += 1
             mul["wins"] += int(pid in result.get("winners", []))
-        if d.kind != "played":
+        if d.kind != "played" or result.get("sitting_out") == pid:
             continue
         data = d.data
         mul["deals_seated"] += 1
@@ -687,8 +698,10 @@ class DealEntry:
     ``step`` (``<seat>:+1`` / ``<seat>:-1``) from the trick steppers.
     """
 
-    def __init__(self, data: Any, seats: list[str]) -> None:
+    def __init__(self, data: Any, seats: list[str], out: str | None = None) -> None:
         self.seats = seats
+        #: Who sits out this deal (§2.9): no row, no tricks, no part in it.
+        self.out = out if out in seats else None
         self.kind = data.get("kind") or "played"
         if self.kind not in ("played", "collapsed", "passed"):
             self.kind = "played"
@@ -718,7 +731,7 @@ class DealEntry:
         self.auto = inferred(self.playing_tricks(), MULI)
 
     def playing_tricks(self) -> dict[str, int | None]:
-        return {p: n for p, n in self.tricks.items() if p not in self.home}
+        return {p: n for p, n in self.tricks.items() if p not in self.home and p != self.out}
 
     def tricks_total(self) -> int:
         return sum(n or 0 for n in self.playing_tricks().values())
@@ -741,11 +754,11 @@ class DealEntry:
 
     def as_deal(self) -> dict[str, Any]:
         """The referee's deal object, with names."""
-        if self.kind != "played":
-            return {"kind": self.kind, "knocked": False}
+        if self.kind != "played":  # a knock on a thrown-in deal may carry over (§2.8)
+            return {"kind": self.kind, "knocked": self.knocked}
         tricks = {p: n if n is not None else self.auto[p]
                   for p, n in self.playing_tricks().items() if n is not None or p in self.auto}
-        exchanged = {p: n for p, n in self.exchanged.items() if n}
+        exchanged = {p: n for p, n in self.exchanged.items() if n and p != self.out}
         return {
             "kind": "played",
             "declarer": self.declarer,
@@ -761,8 +774,30 @@ class DealEntry:
 
 def form_deal(post: Any, names: Names) -> dict[str, Any] | None:
     """The deal a sent form records (names); None while it lacks what the referee needs."""
-    entry = DealEntry(post, list(names.by_id.values()))
+    seats = list(names.by_id.values())
+    entry = DealEntry(post, seats, _posted_out(post, seats))
     return None if entry.missing() else entry.as_deal()
+
+
+def _posted_out(post: Any, seats: list[str]) -> str | None:
+    """Who the form says sits out (its hidden ``out``, a seat index); the referee still
+    checks the deal against the session's own rotation."""
+    index = parse_count(post.get("out"))
+    return seats[index] if index is not None and index < len(seats) else None
+
+
+def sitting_out_of(loaded: Loaded, number: int | None) -> str | None:
+    """The player id who sits out the next deal, or deal ``number`` (§2.9); one query for
+    a correction, none at tables where nobody sits out."""
+    session = loaded.session
+    frozen = session_rules(session)
+    if not frozen.sits_out(len(loaded.seats)):
+        return None
+    if number is None:
+        return next_sitting_out(frozen, loaded.seats, state_from_json({**session.state,
+                                                                       "games": []}))
+    result = session.deals.filter(number=number).values_list("result", flat=True).first()
+    return None if result is None else result.get("dealer")
 
 
 def form_values(deal: dict[str, Any], seats: list[str]) -> tuple[QueryDict, str]:
@@ -801,6 +836,7 @@ def recent(loaded: Loaded) -> list[dict[str, Any]]:
             "kind": row.kind,
             "deal": names.deal_names(row.data),
             "dealer": result.get("dealer"),
+            "sitting_out": result.get("sitting_out"),
             "game_number": result.get("game_number"),
             "multiplier": result.get("multiplier", 1),
             "factors": factors_text(result.get("factors", []), result.get("multiplier", 1)),
@@ -858,7 +894,9 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
 
     session, names = loaded.session, loaded.names
     seats = list(names.by_id.values())
-    entry = DealEntry(post or QueryDict(), seats)
+    out_id = sitting_out_of(loaded, number)
+    out = None if out_id is None else names.to_name(out_id)
+    entry = DealEntry(post or QueryDict(), seats, out)
     frozen = session_rules(session)
     missing = entry.missing()
     violations: list[dict[str, Any]] = []
@@ -911,7 +949,10 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
                 "errors": by_player.get(name, []),
             }
             for i, name in enumerate(seats)
+            if name != out
         ],
+        "sitting_out": out,
+        "sitting_out_index": None if out is None else seats.index(out),
         "trumps": TRUMPS,
         "bids": [1, 2, 3, 4, 5],
         "missing": missing,
@@ -922,6 +963,7 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
         "preview_factors": multiplier_text,
         "legal": not missing and not violations,
         "knock_allowed": frozen.knock_doubles,
+        "knock_carries": frozen.knock_doubles and frozen.knock_survives_collapse,
         "breaker_needed": frozen.muli_fail_mode == "breaker",
         "number": number,
         "muli_name": MULI_NAMES.get(session.preset, "Muli"),
