@@ -35,7 +35,7 @@ def next_deal(state: Any, number: int) -> dict[str, Any]:
         return {"kind": "collapsed"}
     out = sitting_out(RULES, FIVE, state.dealer)
     assert out == state.dealer
-    active = [p for p in FIVE[FIVE.index(out) + 1:] + FIVE[:FIVE.index(out)]]
+    active = list(FIVE[FIVE.index(out) + 1:] + FIVE[:FIVE.index(out)])
     declarer = active[0]
     tricks = {p: 2 if p == declarer else 1 for p in active}
     return {"kind": "played", "declarer": declarer, "bid": 2, "trump": "hearts",
