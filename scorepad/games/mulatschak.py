@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from referee import tally
 from referee.deal import MULI, DealResult, deal_from_dict, deal_to_dict, score_deal
+from referee.exchange import Form, exchange_from_dict, exchange_to_dict
 from referee.money import transfer_plan
 from referee.rules import MulatschakRules, mulatschak_rules
 from referee.session import (
@@ -37,6 +39,7 @@ from referee.violations import RuleError
 from ..cardnames import SUITS
 from ..errors import InputError, RulesBroken
 from ..fields import (
+    MAX_PLAYERS,
     AsStored,
     CallField,
     CountsField,
@@ -81,6 +84,62 @@ class CallIn(serializers.Serializer):  # type: ignore[type-arg]
     call = CallField()
 
 
+#: The largest count an exchange entry may carry (a talon has at most 26 cards).
+MAX_EXCHANGE_COUNT = 99
+
+_COUNT_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_EXCHANGE_COUNT}
+_EXCHANGE_SCHEMA = {
+    "type": "object",
+    "description": (
+        "One player's exchange by form (RULES §2.7): plain (cards; face_up, face_up_kept for "
+        "the declarer's chain on sight), on_sight (refused), ace_five, seven_six, bridge "
+        "(face_up, default 1)."
+    ),
+    "properties": {
+        "form": {"type": "string", "enum": [str(f) for f in Form]},
+        "cards": _COUNT_SCHEMA,
+        "face_up": _COUNT_SCHEMA,
+        "face_up_kept": _COUNT_SCHEMA,
+        "refused": {"type": "boolean"},
+    },
+    "required": ["form"],
+    "additionalProperties": False,
+}
+
+
+@extend_schema_field(
+    {"type": "object", "additionalProperties": _EXCHANGE_SCHEMA, "nullable": True,
+     "maxProperties": MAX_PLAYERS}
+)
+class ExchangesField(serializers.Field):  # type: ignore[type-arg]
+    """``{"Anna": {"form": "on_sight", "refused": true}, ...}`` → referee Exchanges.
+
+    A malformed entry answers 400 naming its field (``deal.exchanges.Anna.form``)."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(gettext_lazy("must be an object"))
+        if len(data) > MAX_PLAYERS:
+            raise serializers.ValidationError(gettext_lazy("names too many players"))
+        out: dict[str, Any] = {}
+        for name, entry in data.items():
+            try:
+                NameField().run_validation(name)
+            except serializers.ValidationError as e:
+                raise serializers.ValidationError({name: e.detail}) from e
+            try:
+                out[name] = exchange_from_dict(entry, "entry", maximum=MAX_EXCHANGE_COUNT)
+            except RuleError as e:
+                detail: Any = [input_error_message(e)]
+                for part in reversed(e.field.split(".")[1:]):
+                    detail = {part: detail}
+                raise serializers.ValidationError({name: detail}) from e
+        return out
+
+    def to_representation(self, value: Any) -> Any:
+        return {name: exchange_to_dict(x) for name, x in value.items()}
+
+
 class DealIn(serializers.Serializer):  # type: ignore[type-arg]
     kind = serializers.ChoiceField(["played", "collapsed", "passed"], default="played")
     knocked = StrictBooleanField(default=False)
@@ -94,6 +153,8 @@ class DealIn(serializers.Serializer):  # type: ignore[type-arg]
     auction = serializers.ListField(
         child=CallIn(), required=False, allow_null=True, default=None, max_length=60
     )
+    exchanges = ExchangesField(required=False, allow_null=True, default=None)
+    trump_delayed = StrictBooleanField(required=False, default=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["kind"] == "played":
@@ -108,7 +169,7 @@ class DealIn(serializers.Serializer):  # type: ignore[type-arg]
             extra = {
                 name: [gettext_lazy("a deal that was not played has none")]
                 for name in ("declarer", "bid", "trump", "muli_breaker", "stayed_home",
-                             "tricks", "exchanged")
+                             "tricks", "exchanged", "exchanges", "trump_delayed")
                 if attrs.get(name)
             }
             if extra:
@@ -130,7 +191,7 @@ class SessionDealIn(DealIn):
 
 
 DEAL_KEYS = ("kind", "knocked", "declarer", "bid", "trump", "stayed_home", "tricks",
-             "exchanged", "muli_breaker")
+             "exchanged", "muli_breaker", "exchanges", "trump_delayed")
 
 
 def parse_deal(data: object) -> dict[str, Any]:
@@ -359,6 +420,14 @@ class MulatschakScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
                                      help_text="with a stake only")
 
 
+class ExchangeOut(AsStored):
+    form = serializers.ChoiceField([str(f) for f in Form])
+    cards = serializers.IntegerField(required=False)
+    face_up = serializers.IntegerField(required=False)
+    face_up_kept = serializers.IntegerField(required=False, allow_null=True)
+    refused = serializers.BooleanField(required=False)
+
+
 class MulatschakStoredDealOut(AsStored):
     kind = serializers.CharField()
     knocked = serializers.BooleanField()
@@ -370,6 +439,9 @@ class MulatschakStoredDealOut(AsStored):
     exchanged = serializers.DictField(child=serializers.IntegerField(), required=False,
                                       allow_null=True)
     muli_breaker = serializers.CharField(required=False, allow_null=True)
+    exchanges = serializers.DictField(child=ExchangeOut(), required=False, allow_null=True,
+                                      help_text="by form (RULES §2.7); only where recorded")
+    trump_delayed = serializers.BooleanField(required=False, help_text="only when true")
 
 
 class MulatschakSessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
@@ -715,18 +787,39 @@ class DealEntry:
         self.knocked = data.get("knocked") in ("1", "on", "true")
         self.tricks: dict[str, int | None] = {}
         self.exchanged: dict[str, int | None] = {}
+        #: The exchange part (§2.7): each player's form ("" = plain), an on-sight card
+        #: refused, a bridge's face-up cards (None: 1); the declarer's chain on sight.
+        self.forms: dict[str, str] = {}
+        self.refused: dict[str, bool] = {}
+        self.face_up: dict[str, int | None] = {}
         for i, p in enumerate(seats):
             self.tricks[p] = parse_count(data.get(f"t_{i}"))
             self.exchanged[p] = parse_count(data.get(f"x_{i}"))
+            form = data.get(f"xf_{i}") or ""
+            self.forms[p] = form if form in SPECIAL_FORMS else ""
+            self.refused[p] = data.get(f"xr_{i}") in ("1", "on", "true")
+            self.face_up[p] = parse_count(data.get(f"xu_{i}"))
+        self.chain_up = parse_count(data.get("chain_up"))
+        self.chain_kept = parse_count(data.get("chain_kept"))
+        self.trump_delayed = data.get("trump_delayed") in ("1", "on", "true")
         breaker = data.get("breaker")
         self.breaker = breaker if breaker in seats else None
-        tapped = step(data.get("step") or "", seats)
+        tapped = step(data.get("step") or "", seats, ("", "x", "xu"))
         if tapped is not None:
-            _prefix, player, delta = tapped
+            prefix, player, delta = tapped
             playing = self.playing_tricks()
-            if player in playing:
+            if prefix == "" and player in playing:
                 stepped_count(playing, player, delta, inferred(playing, MULI), MULI)
                 self.tricks[player] = playing[player]
+            elif prefix == "x":
+                self.exchanged[player] = _stepped(self.exchanged[player], delta, 0, HAND)
+            elif prefix == "xu":
+                self.face_up[player] = _stepped(self.face_up[player], delta, 0, TALON_MOST,
+                                                start=1)
+        chain = (data.get("step") or "").partition(":")
+        if chain[0] in ("chain_up", "chain_kept") and chain[2] in ("+1", "-1"):
+            value = _stepped(getattr(self, chain[0]), int(chain[2]), 0, TALON_MOST)
+            setattr(self, chain[0], value)
         #: Blank tricks that can only be one number (the last player's: the remainder).
         self.auto = inferred(self.playing_tricks(), MULI)
 
@@ -759,6 +852,9 @@ class DealEntry:
         tricks = {p: n if n is not None else self.auto[p]
                   for p, n in self.playing_tricks().items() if n is not None or p in self.auto}
         exchanged = {p: n for p, n in self.exchanged.items() if n and p != self.out}
+        exchanges = self.exchanges()
+        for p in exchanges:
+            exchanged.pop(p, None)
         return {
             "kind": "played",
             "declarer": self.declarer,
@@ -769,7 +865,57 @@ class DealEntry:
             "knocked": self.knocked,
             "exchanged": exchanged or None,
             "muli_breaker": self.breaker,
+            **({"exchanges": exchanges} if exchanges else {}),
+            **({"trump_delayed": True} if self.trump_delayed else {}),
         }
+
+    def exchanges(self) -> dict[str, dict[str, Any]]:
+        """The exchanges by form (API.md): every special form tapped, and the declarer's
+        plain exchange when a chain on sight follows it. Plain counts stay in
+        ``exchanged``, the shape of deals recorded before the forms."""
+        out: dict[str, dict[str, Any]] = {}
+        for p, form in self.forms.items():
+            if p == self.out or not form:
+                continue
+            entry: dict[str, Any] = {"form": form}
+            if form == "on_sight":
+                entry["refused"] = self.refused[p]
+            elif form == "bridge":
+                entry["face_up"] = 1 if self.face_up[p] is None else self.face_up[p]
+            out[p] = entry
+        if (self.declarer is not None and self.declarer not in out and self.chain_up):
+            out[self.declarer] = {
+                "form": "plain", "cards": self.exchanged.get(self.declarer) or 0,
+                "face_up": self.chain_up,
+                "face_up_kept": self.chain_up if self.chain_kept is None else self.chain_kept,
+            }
+        return out
+
+
+#: The exchange forms besides the plain one, each behind its switch (RULES.md §2.7.1).
+SPECIAL_FORMS = {
+    "on_sight": ("exchange_on_sight", gettext_lazy("On sight")),
+    "ace_five": ("exchange_ace_five", gettext_lazy("Five on the ace")),
+    "seven_six": ("exchange_seven_six", gettext_lazy("Six on the seven")),
+    "bridge": ("exchange_bridge", gettext_lazy("Bridge")),
+}
+HAND = 5
+#: The most cards a talon can hold (german36 with two players), for the steppers.
+TALON_MOST = 26
+
+
+def _stepped(value: int | None, delta: int, low: int, high: int, start: int = 0) -> int:
+    """A count's stepper without JavaScript: from the shown number (``start`` for a blank),
+    kept inside ``low``..``high``."""
+    current = start if value is None else value
+    return max(low, min(high, current + delta))
+
+
+def allowed_forms(frozen: MulatschakRules) -> list[tuple[str, Any]]:
+    """The special forms these rules allow, as (form, label); a delayed trump brings the
+    declarer's bridge (§2.7.4)."""
+    return [(form, label) for form, (switch, label) in SPECIAL_FORMS.items()
+            if getattr(frozen, switch) or (form == "bridge" and frozen.delayed_trump)]
 
 
 def form_deal(post: Any, names: Names) -> dict[str, Any] | None:
@@ -818,6 +964,22 @@ def form_values(deal: dict[str, Any], seats: list[str]) -> tuple[QueryDict, str]
             q[f"t_{i}"] = str(deal["tricks"][p])
         if (deal.get("exchanged") or {}).get(p):
             q[f"x_{i}"] = str(deal["exchanged"][p])
+        entry = (deal.get("exchanges") or {}).get(p)
+        if not isinstance(entry, dict):
+            continue
+        if entry.get("form") == "plain":
+            q[f"x_{i}"] = str(entry.get("cards", 0))
+            if entry.get("face_up"):
+                q["chain_up"] = str(entry["face_up"])
+                q["chain_kept"] = str(entry.get("face_up_kept", entry["face_up"]))
+            continue
+        q[f"xf_{i}"] = str(entry.get("form", ""))
+        if entry.get("refused"):
+            q[f"xr_{i}"] = "1"
+        if "face_up" in entry:
+            q[f"xu_{i}"] = str(entry["face_up"])
+    if deal.get("trump_delayed"):
+        q["trump_delayed"] = "1"
     return q, ""
 
 
@@ -878,6 +1040,13 @@ VIOLATION_FIELDS = {
     "exchange_forbidden_low_score": "exchanged",
     "exchange_too_many": "exchanged",
     "exchange_exceeds_talon": "exchanged",
+    "exchange_form_not_allowed": "exchanged",
+    "exchange_recorded_twice": "exchanged",
+    "exchange_by_absent": "exchanged",
+    "seven_six_not_bells": "exchanged",
+    "face_up_chain_invalid": "exchanged",
+    "delayed_trump_without_bridge": "exchanged",
+    "player_sitting_out": "exchanged",
     "knock_not_allowed": "knocked",
     "muli_breaker_required": "breaker",
 }
@@ -946,6 +1115,9 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
                 "tricks": entry.tricks.get(name),
                 "auto": entry.auto.get(name),
                 "exchanged": entry.exchanged.get(name),
+                "form": entry.forms.get(name, ""),
+                "refused": entry.refused.get(name, False),
+                "face_up": entry.face_up.get(name),
                 "errors": by_player.get(name, []),
             }
             for i, name in enumerate(seats)
@@ -964,6 +1136,9 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
         "legal": not missing and not violations,
         "knock_allowed": frozen.knock_doubles,
         "knock_carries": frozen.knock_doubles and frozen.knock_survives_collapse,
+        "exchange_forms": allowed_forms(frozen),
+        "chain_allowed": frozen.declarer_on_sight_chain,
+        "delayed_allowed": frozen.delayed_trump,
         "breaker_needed": frozen.muli_fail_mode == "breaker",
         "number": number,
         "muli_name": MULI_NAMES.get(session.preset, "Muli"),

@@ -625,8 +625,6 @@ def _cards_context(names: Names, post: Any, submitted: bool = False,
     outcomes: list[Any] = []
     results: dict[str, Any] = {}
     checked = bool(post) and (submitted or any(not _blank(t) for t in entry))
-    if entry and opening is not None and entry[0]["leader"] is None:
-        entry[0]["leader"] = opening  # who leads the first trick follows from the dealer
     legal = False
     if checked:
         try:
@@ -662,6 +660,8 @@ def _cards_context(names: Names, post: Any, submitted: bool = False,
                 by_trick.setdefault((trick - 1, key), []).append(message)
             outcomes = list(result.tricks)
             results = {names.to_name(p): r for p, r in result.results.items()}
+    if entry and opening is not None and _blank(entry[0]):
+        entry[0]["leader"] = opening  # who leads the first trick follows from the dealer
     tricks = []
     first_open = next((t for t, trick in enumerate(entry)
                        if trick["leader"] is None or not all(trick["cards"].values())), None)
