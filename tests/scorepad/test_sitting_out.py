@@ -6,11 +6,17 @@ import json
 
 import pytest
 from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from referee.deal import deal_from_dict
+from referee.rules import mulatschak_rules
+from referee.session import replay
 from scorepad import services
+from scorepad.games import mulatschak
 from scorepad.models import Deal
 
-from .factories import group_with, record
+from .factories import apply_actions, group_with, record
 
 pytestmark = pytest.mark.django_db
 
@@ -141,7 +147,6 @@ def test_the_correction_form_leaves_out_who_sat_out_that_deal(murln, anna, phone
 
 def test_statistics_do_not_count_a_deal_sat_out_as_played(murln, anna):
     from scorepad import stats
-    from scorepad.games import mulatschak
     from scorepad.models import Session
 
     record(murln, anna, four("Anna", "Eva"))
@@ -152,3 +157,39 @@ def test_statistics_do_not_count_a_deal_sat_out_as_played(murln, anna):
     mulatschak.stats_add(names.to_id("Anna"), rec, anna_acc)
     assert eva["deals_seated"] == 0 and eva["deals_played"] == 0
     assert anna_acc["deals_played"] == 1
+
+
+def _four_of_five(seed: int) -> dict:
+    """A deal among four of the five (the one left out by the seed); the referee refuses
+    it unless that one is the dealer."""
+    if seed % 6 == 0:
+        return {"kind": "collapsed"}
+    out = FIVE[seed % 5]
+    active = [p for p in FIVE if p != out]
+    return four(active[(seed // 5) % 4], out, bid=1 + (seed // 20) % 4)
+
+
+ACTIONS = st.lists(st.tuples(st.sampled_from(["record", "record", "correct", "delete"]),
+                             st.integers(0, 1000), st.integers(0, 1000)),
+                   min_size=1, max_size=14)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(actions=ACTIONS)
+def test_corrections_at_a_table_where_the_dealer_sits_out_score_like_a_fresh_replay(
+        anna, actions):
+    session = services.session_start(group=group_with(anna, name="prop"), user=anna,
+                                     preset="murln", overrides={"sit_out_at": 5},
+                                     seats=FIVE, dealer="Eva")
+    apply_actions(session, anna, actions, _four_of_five, refusals_ok=True)
+    session.refresh_from_db()
+    rows = list(session.deals.order_by("number"))
+    fresh = replay(mulatschak_rules("murln", session.rules),
+                   services.Names.of(session).seats, str(session.first_dealer_id),
+                   [deal_from_dict(r.data) for r in rows])
+    assert fresh.illegal is None
+    assert mulatschak.state_from_json(session.state) == fresh.state
+    for row, outcome in zip(rows, fresh.outcomes, strict=True):
+        assert row.result == mulatschak.outcome_to_json(outcome)
+        assert row.result["sitting_out"] == row.result["dealer"]
