@@ -459,6 +459,8 @@ class MulatschakSessionDealOut(serializers.Serializer):  # type: ignore[type-arg
     declarer_made = serializers.BooleanField(allow_null=True)
     game_over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.CharField())
+    sitting_out = serializers.CharField(allow_null=True,
+                                        help_text="who sat this deal out (RULES §2.9), or null")
     created_at = utc_datetime()
     updated_at = utc_datetime()
 
@@ -518,6 +520,7 @@ def deal_out(row: Deal, names: Names) -> dict[str, Any]:
         "declarer_made": result.get("declarer_made"),
         "game_over": result.get("game_over", False),
         "winners": result.get("winners", []),
+        "sitting_out": result.get("sitting_out"),
         "created_at": row.created_at,
         "updated_at": row.updated_at,
     }

@@ -111,6 +111,7 @@ def test_the_api_answers_who_sits_out(murln, phone):
                         content_type="application/json")
     assert answer.status_code == 201, answer.json()
     assert answer.json()["scoreboard"]["next_sitting_out"] == "Anna"
+    assert answer.json()["deal"]["sitting_out"] == "Eva"
     assert phone.get(f"/api/v1/sessions/{murln.pk}/scoreboard").json()[
         "next_sitting_out"] == "Anna"
 
