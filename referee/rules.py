@@ -281,8 +281,26 @@ def _max_exchange(name: str, value: object) -> int | tuple[tuple[int, int], ...]
     return _int(name, value, minimum=0, maximum=HAND_SIZE)
 
 
-_SCORE = {"minimum": -10_000, "maximum": 10_000}
-_PENALTY = {"minimum": 0, "maximum": 1000}
+#: The range of every whole-number parameter (and of each count of ``max_exchange``).
+INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "players_min": (2, 7),
+    "players_max": (2, 7),
+    **dict.fromkeys(("start_score", "target_score", "no_bid_at_or_below",
+                     "must_play_at_or_below", "no_exchange_at_or_below", "score_floor"),
+                    (-10_000, 10_000)),
+    **dict.fromkeys(("trick_value", "no_trick_penalty", "declarer_fail_penalty",
+                     "stay_home_penalty"), (0, 1000)),
+    "min_bid": (1, TRICKS_PER_DEAL),
+    "min_bid_hearts": (1, TRICKS_PER_DEAL),
+    "sit_out_at": (3, 7),
+    "multiplier_cap": (1, 1 << 20),
+    "max_exchange": (0, HAND_SIZE),
+}
+
+
+def _bounds(name: str) -> dict[str, int]:
+    low, high = INT_BOUNDS[name]
+    return {"minimum": low, "maximum": high}
 
 
 def _validate_param(name: str, value: object) -> object:
@@ -290,22 +308,13 @@ def _validate_param(name: str, value: object) -> object:
     where = f"overrides.{name}"
     if name == "pack":
         return _choice(where, value, MULATSCHAK_PACKS)
-    if name in ("players_min", "players_max"):
-        return _int(where, value, minimum=2, maximum=7)
-    if name in ("start_score", "target_score"):
-        return _int(where, value, **_SCORE)
-    if name in ("trick_value", "no_trick_penalty", "declarer_fail_penalty", "stay_home_penalty"):
-        return _int(where, value, **_PENALTY)
-    if name in ("min_bid", "min_bid_hearts"):
-        return _int(where, value, minimum=1, maximum=TRICKS_PER_DEAL)
-    if name in ("no_bid_at_or_below", "must_play_at_or_below", "no_exchange_at_or_below"):
-        return _optional_int(where, value, **_SCORE)
-    if name == "score_floor":
-        return _optional_int(where, value, **_SCORE)
-    if name == "sit_out_at":
-        return _optional_int(where, value, minimum=3, maximum=7)
-    if name == "multiplier_cap":
-        return _optional_int(where, value, minimum=1, maximum=1 << 20)
+    if name in ("players_min", "players_max", "start_score", "target_score", "trick_value",
+                "no_trick_penalty", "declarer_fail_penalty", "stay_home_penalty", "min_bid",
+                "min_bid_hearts"):
+        return _int(where, value, **_bounds(name))
+    if name in ("no_bid_at_or_below", "must_play_at_or_below", "no_exchange_at_or_below",
+                "score_floor", "sit_out_at", "multiplier_cap"):
+        return _optional_int(where, value, **_bounds(name))
     if name == "max_exchange":
         return _max_exchange(where, value)
     if name in ("muli_win", "muli_fail"):

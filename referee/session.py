@@ -12,7 +12,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from .deal import Deal, DealKind, DealResult, Table, multiplier_factors, multiplier_of, score_deal
+from .deal import (
+    Deal,
+    DealKind,
+    DealResult,
+    Table,
+    multiplier_factors,
+    multiplier_of,
+    score_deal,
+    sitting_out,
+)
 from .rules import MulatschakRules
 from .violations import Violation
 
@@ -37,11 +46,19 @@ class SessionState:
     winners: tuple[str, ...] = ()
     games: tuple[GameSummary, ...] = ()
     deals: int = 0
+    #: The knocked deals among the collapses, carried over by ``knock_survives_collapse``
+    #: (§2.8): ``knocks_before`` of the next deal.
+    knocks: int = 0
 
     @property
     def pending_collapses(self) -> int:
         """The collapses that will double the next played deal (a new game starts afresh)."""
         return 0 if self.game_over else self.collapses
+
+    @property
+    def pending_knocks(self) -> int:
+        """The knocks carried over a collapse into the next played deal (§2.8)."""
+        return 0 if self.game_over else self.knocks
 
 
 @dataclass(frozen=True)
@@ -55,6 +72,7 @@ class DealOutcome:
     collapses_before: int
     deal: Deal
     result: DealResult
+    knocks_before: int = 0
 
 
 class IllegalDeal(ValueError):
@@ -85,7 +103,15 @@ def table_for(rules: MulatschakRules, players: Sequence[str], state: SessionStat
         dict.fromkeys(players, rules.start_score) if fresh else state.scores,
         0 if fresh else state.collapses,
         () if fresh else tuple(state.previous_stayed_home),
+        0 if fresh else state.knocks,
     )
+
+
+def next_sitting_out(
+    rules: MulatschakRules, players: Sequence[str], state: SessionState
+) -> str | None:
+    """Who sits out the next deal (§2.9): its dealer from ``sit_out_at`` on, else None."""
+    return sitting_out(rules, players, state.dealer)
 
 
 def pending_multiplier(
@@ -93,7 +119,8 @@ def pending_multiplier(
 ) -> tuple[int, tuple[str, ...]]:
     """The multiplier the next deal would carry, and its factors for display."""
     factors = multiplier_factors(
-        rules, hearts=hearts, collapses=state.pending_collapses, knocked=knocked
+        rules, hearts=hearts, collapses=state.pending_collapses, knocked=knocked,
+        knocks_before=state.pending_knocks,
     )
     return multiplier_of(rules, factors), tuple(str(f) for f in factors)
 
@@ -116,6 +143,7 @@ def apply(
         collapses_before=table.collapses_before,
         deal=deal,
         result=result,
+        knocks_before=table.knocks_before,
     )
     played = deal.kind is DealKind.PLAYED
     games = state.games
@@ -135,6 +163,7 @@ def apply(
         winners=result.winners,
         games=games,
         deals=number,
+        knocks=result.knocks_after,
     )
     return outcome, new_state
 

@@ -60,18 +60,21 @@ def mura_start(players: Sequence[str], first_dealer: str) -> MuraState:
 
 
 def mura_check(players: Sequence[str], data: Mapping[str, Any],
-               rules: MuraRules = MURA_RULES) -> MuraDealResult:
-    """A deal as recorded: ``{"tricks", "figures"}`` or ``{"trick_cards": [...]}``."""
+               rules: MuraRules = MURA_RULES, dealer: str | None = None) -> MuraDealResult:
+    """A deal as recorded: ``{"tricks", "figures"}`` or ``{"trick_cards": [...]}``; with a
+    ``dealer``, card by card, the first trick must be led by the player after him (§3.1)."""
     if data.get("trick_cards") is not None:
-        return check_cards(players, parse_trick_cards(data["trick_cards"]), rules)
+        return check_cards(players, parse_trick_cards(data["trick_cards"]), rules, dealer)
     return check_counts(players, data.get("tricks") or {}, data.get("figures") or {}, rules)
 
 
 def mura_apply(
     players: Sequence[str], state: MuraState, data: Mapping[str, Any],
-    rules: MuraRules = MURA_RULES,
+    rules: MuraRules = MURA_RULES, *, check_first_lead: bool = False,
 ) -> tuple[MuraDealResult, MuraState]:
-    result = mura_check(players, data, rules)
+    """The next deal; with ``check_first_lead``, a deal recorded card by card must open
+    with the player after the state's dealer (§3.1)."""
+    result = mura_check(players, data, rules, state.dealer if check_first_lead else None)
     if not result.legal:
         raise IllegalRecord(state.deals + 1, result.violations)
     mura = {p: state.mura[p] + result.results[p].mura for p in players}

@@ -55,9 +55,9 @@ class Names:
 
     #: Keys of recorded deals and results that name one player, list players, or map
     #: players to something (every game family).
-    ONE = ("declarer", "muli_breaker", "dealer", "loser")
+    ONE = ("declarer", "muli_breaker", "dealer", "loser", "sitting_out")
     LISTS = ("stayed_home", "winners", "finish_order", "order")
-    MAPS = ("tricks", "exchanged", "deltas", "base", "reasons", "scores_before",
+    MAPS = ("tricks", "exchanged", "exchanges", "deltas", "base", "reasons", "scores_before",
             "scores_after", "figures", "results", "mura_after", "zeros_after", "losses_after")
 
     def _translate(self, data: Mapping[str, Any], one: Any) -> dict[str, Any]:

@@ -6,6 +6,32 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // --- the start form's number steppers: from the typed number, else the chosen preset's,
+  // kept inside the parameter's range; the field stays a plain input without this script
+  document.addEventListener("click", function (evt) {
+    const button = evt.target.closest && evt.target.closest("button[data-rule-step]");
+    if (!button) return;
+    const box = button.closest(".rule-stepper");
+    const input = box && box.querySelector("input");
+    if (!input) return;
+    const min = box.dataset.min === undefined ? -Infinity : parseInt(box.dataset.min, 10);
+    const max = box.dataset.max === undefined ? Infinity : parseInt(box.dataset.max, 10);
+    const delta = parseInt(button.dataset.ruleStep, 10);
+    let value = /^-?\d+$/.test(input.value.trim()) ? parseInt(input.value.trim(), 10) : null;
+    if (value === null) {
+      const form = button.closest("form");
+      const preset = form && form.querySelector("input[name=preset]:checked");
+      let starts = {};
+      try { starts = JSON.parse(box.dataset.starts || "{}"); } catch (e) { starts = {}; }
+      const start = preset ? starts[preset.value] : undefined;
+      value = typeof start === "number" ? start : (delta > 0 ? min - 1 : max + 1);
+      if (!isFinite(value)) value = 0;
+    }
+    value = Math.min(max, Math.max(min, value + delta));
+    input.value = String(value);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
   // --- the screen stays awake while a scoreboard is open ---------------------------------
   let lock = null;
   async function keepAwake() {

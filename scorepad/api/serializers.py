@@ -5,10 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from referee.exchange import Form, exchange_from_dict, exchange_to_dict
 from referee.violations import RuleError
 from scorepad.fields import (
     MAX_PLAYERS,
@@ -46,79 +44,9 @@ class ScoresField(serializers.DictField):
         return dict(super().to_internal_value(data))
 
 
-#: The largest count an exchange entry may carry (a talon has at most 26 cards).
-MAX_EXCHANGE_COUNT = 99
-
-_COUNT_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_EXCHANGE_COUNT}
-_EXCHANGE_SCHEMA = {
-    "type": "object",
-    "description": (
-        "One player's exchange by form (RULES §2.7): plain (cards; face_up, face_up_kept for "
-        "the declarer's chain on sight), on_sight (refused), ace_five, seven_six, bridge "
-        "(face_up, default 1)."
-    ),
-    "properties": {
-        "form": {"type": "string", "enum": [str(f) for f in Form]},
-        "cards": _COUNT_SCHEMA,
-        "face_up": _COUNT_SCHEMA,
-        "face_up_kept": _COUNT_SCHEMA,
-        "refused": {"type": "boolean"},
-    },
-    "required": ["form"],
-    "additionalProperties": False,
-}
-
-
-@extend_schema_field(
-    {"type": "object", "additionalProperties": _EXCHANGE_SCHEMA, "nullable": True,
-     "maxProperties": MAX_PLAYERS}
-)
-class ExchangesField(serializers.Field):  # type: ignore[type-arg]
-    """``{"Anna": {"form": "on_sight", "refused": true}, ...}`` → referee Exchanges.
-
-    A malformed entry answers 400 naming its field (``deal.exchanges.Anna.form``)."""
-
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        if not isinstance(data, dict):
-            raise serializers.ValidationError(_("must be an object"))
-        if len(data) > MAX_PLAYERS:
-            raise serializers.ValidationError(_("names too many players"))
-        out: dict[str, Any] = {}
-        for name, entry in data.items():
-            try:
-                NameField().run_validation(name)
-            except serializers.ValidationError as e:
-                raise serializers.ValidationError({name: e.detail}) from e
-            try:
-                out[name] = exchange_from_dict(entry, "entry", maximum=MAX_EXCHANGE_COUNT)
-            except RuleError as e:
-                detail: Any = [input_error_message(e)]
-                for part in reversed(e.field.split(".")[1:]):
-                    detail = {part: detail}
-                raise serializers.ValidationError({name: detail}) from e
-        return out
-
-    def to_representation(self, value: Any) -> Any:
-        return {name: exchange_to_dict(x) for name, x in value.items()}
-
-
 class RefereeDealIn(DealIn):
-    """A deal for the referee: the session's deal, plus the exchange forms of RULES §2.7."""
-
-    exchanges = ExchangesField(required=False, allow_null=True, default=None)
-    trump_delayed = StrictBooleanField(required=False, default=False)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        attrs = super().validate(attrs)
-        if attrs["kind"] != "played":
-            extra = {
-                name: [_("a deal that was not played has none")]
-                for name in ("exchanges", "trump_delayed")
-                if attrs.get(name)
-            }
-            if extra:
-                raise serializers.ValidationError(extra)
-        return attrs
+    """A deal for the referee: the session's deal, the exchange forms of RULES §2.7
+    included."""
 
 
 class TableIn(serializers.Serializer):  # type: ignore[type-arg]

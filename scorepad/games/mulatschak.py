@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from referee import tally
 from referee.deal import MULI, DealResult, deal_from_dict, deal_to_dict, score_deal
+from referee.exchange import Form, exchange_from_dict, exchange_to_dict
 from referee.money import transfer_plan
 from referee.rules import MulatschakRules, mulatschak_rules
 from referee.session import (
@@ -25,6 +27,7 @@ from referee.session import (
     GameSummary,
     IllegalDeal,
     SessionState,
+    next_sitting_out,
     pending_multiplier,
     replay,
     table_for,
@@ -36,6 +39,7 @@ from referee.violations import RuleError
 from ..cardnames import SUITS
 from ..errors import InputError, RulesBroken
 from ..fields import (
+    MAX_PLAYERS,
     AsStored,
     CallField,
     CountsField,
@@ -80,6 +84,62 @@ class CallIn(serializers.Serializer):  # type: ignore[type-arg]
     call = CallField()
 
 
+#: The largest count an exchange entry may carry (a talon has at most 26 cards).
+MAX_EXCHANGE_COUNT = 99
+
+_COUNT_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_EXCHANGE_COUNT}
+_EXCHANGE_SCHEMA = {
+    "type": "object",
+    "description": (
+        "One player's exchange by form (RULES §2.7): plain (cards; face_up, face_up_kept for "
+        "the declarer's chain on sight), on_sight (refused), ace_five, seven_six, bridge "
+        "(face_up, default 1)."
+    ),
+    "properties": {
+        "form": {"type": "string", "enum": [str(f) for f in Form]},
+        "cards": _COUNT_SCHEMA,
+        "face_up": _COUNT_SCHEMA,
+        "face_up_kept": _COUNT_SCHEMA,
+        "refused": {"type": "boolean"},
+    },
+    "required": ["form"],
+    "additionalProperties": False,
+}
+
+
+@extend_schema_field(
+    {"type": "object", "additionalProperties": _EXCHANGE_SCHEMA, "nullable": True,
+     "maxProperties": MAX_PLAYERS}
+)
+class ExchangesField(serializers.Field):  # type: ignore[type-arg]
+    """``{"Anna": {"form": "on_sight", "refused": true}, ...}`` → referee Exchanges.
+
+    A malformed entry answers 400 naming its field (``deal.exchanges.Anna.form``)."""
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(gettext_lazy("must be an object"))
+        if len(data) > MAX_PLAYERS:
+            raise serializers.ValidationError(gettext_lazy("names too many players"))
+        out: dict[str, Any] = {}
+        for name, entry in data.items():
+            try:
+                NameField().run_validation(name)
+            except serializers.ValidationError as e:
+                raise serializers.ValidationError({name: e.detail}) from e
+            try:
+                out[name] = exchange_from_dict(entry, "entry", maximum=MAX_EXCHANGE_COUNT)
+            except RuleError as e:
+                detail: Any = [input_error_message(e)]
+                for part in reversed(e.field.split(".")[1:]):
+                    detail = {part: detail}
+                raise serializers.ValidationError({name: detail}) from e
+        return out
+
+    def to_representation(self, value: Any) -> Any:
+        return {name: exchange_to_dict(x) for name, x in value.items()}
+
+
 class DealIn(serializers.Serializer):  # type: ignore[type-arg]
     kind = serializers.ChoiceField(["played", "collapsed", "passed"], default="played")
     knocked = StrictBooleanField(default=False)
@@ -93,6 +153,8 @@ class DealIn(serializers.Serializer):  # type: ignore[type-arg]
     auction = serializers.ListField(
         child=CallIn(), required=False, allow_null=True, default=None, max_length=60
     )
+    exchanges = ExchangesField(required=False, allow_null=True, default=None)
+    trump_delayed = StrictBooleanField(required=False, default=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["kind"] == "played":
@@ -107,7 +169,7 @@ class DealIn(serializers.Serializer):  # type: ignore[type-arg]
             extra = {
                 name: [gettext_lazy("a deal that was not played has none")]
                 for name in ("declarer", "bid", "trump", "muli_breaker", "stayed_home",
-                             "tricks", "exchanged")
+                             "tricks", "exchanged", "exchanges", "trump_delayed")
                 if attrs.get(name)
             }
             if extra:
@@ -129,7 +191,7 @@ class SessionDealIn(DealIn):
 
 
 DEAL_KEYS = ("kind", "knocked", "declarer", "bid", "trump", "stayed_home", "tricks",
-             "exchanged", "muli_breaker")
+             "exchanged", "muli_breaker", "exchanges", "trump_delayed")
 
 
 def parse_deal(data: object) -> dict[str, Any]:
@@ -162,6 +224,7 @@ def state_to_json(state: SessionState) -> dict[str, Any]:
             for g in state.games
         ],
         "deals": state.deals,
+        "knocks": state.knocks,
     }
 
 
@@ -179,6 +242,7 @@ def state_from_json(data: Mapping[str, Any]) -> SessionState:
             for g in data["games"]
         ),
         deals=data["deals"],
+        knocks=data.get("knocks", 0),  # states stored before knocks carried over have none
     )
 
 
@@ -198,6 +262,8 @@ def outcome_to_json(outcome: DealOutcome) -> dict[str, Any]:
         "declarer_made": r.declarer_made,
         "game_over": r.game_over,
         "winners": list(r.winners),
+        "knocks_before": outcome.knocks_before,
+        "sitting_out": r.sitting_out,
     }
 
 
@@ -283,12 +349,15 @@ BALANCES_ALWAYS = False  # only with a stake
 
 def board(session: Session, names: Names) -> dict[str, Any]:
     state = state_from_json({**session.state, "games": []})  # the games are read as JSON
-    multiplier, factors = pending_multiplier(session_rules(session), state)
+    frozen = session_rules(session)
+    multiplier, factors = pending_multiplier(frozen, state)
     order = names.seats
+    out = next_sitting_out(frozen, order, state)
     return {
         "game_number": state.game_number,
         "scores": {names.to_name(p): state.scores[p] for p in order},
         "next_dealer": names.to_name(state.dealer),
+        "next_sitting_out": None if out is None else names.to_name(out),
         "pending_multiplier": multiplier,
         "pending_factors": list(factors),
         "game_over": state.game_over,
@@ -335,7 +404,10 @@ class MulatschakScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
     game_number = serializers.IntegerField()
     scores = serializers.DictField(child=serializers.IntegerField())
     next_dealer = serializers.CharField()
-    pending_multiplier = serializers.IntegerField()
+    next_sitting_out = serializers.CharField(
+        allow_null=True, help_text="who sits out the next deal (sit_out_at, RULES §2.9)")
+    pending_multiplier = serializers.IntegerField(
+        help_text="hearts aside: collapses and knocks carried over (RULES §2.8)")
     pending_factors = serializers.ListField(child=serializers.CharField())
     game_over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.CharField())
@@ -354,6 +426,14 @@ class MulatschakScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
                                      help_text="with a stake only")
 
 
+class ExchangeOut(AsStored):
+    form = serializers.ChoiceField([str(f) for f in Form])
+    cards = serializers.IntegerField(required=False)
+    face_up = serializers.IntegerField(required=False)
+    face_up_kept = serializers.IntegerField(required=False, allow_null=True)
+    refused = serializers.BooleanField(required=False)
+
+
 class MulatschakStoredDealOut(AsStored):
     kind = serializers.CharField()
     knocked = serializers.BooleanField()
@@ -365,6 +445,9 @@ class MulatschakStoredDealOut(AsStored):
     exchanged = serializers.DictField(child=serializers.IntegerField(), required=False,
                                       allow_null=True)
     muli_breaker = serializers.CharField(required=False, allow_null=True)
+    exchanges = serializers.DictField(child=ExchangeOut(), required=False, allow_null=True,
+                                      help_text="by form (RULES §2.7); only where recorded")
+    trump_delayed = serializers.BooleanField(required=False, help_text="only when true")
 
 
 class MulatschakSessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
@@ -382,6 +465,8 @@ class MulatschakSessionDealOut(serializers.Serializer):  # type: ignore[type-arg
     declarer_made = serializers.BooleanField(allow_null=True)
     game_over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.CharField())
+    sitting_out = serializers.CharField(allow_null=True,
+                                        help_text="who sat this deal out (RULES §2.9), or null")
     created_at = utc_datetime()
     updated_at = utc_datetime()
 
@@ -441,6 +526,7 @@ def deal_out(row: Deal, names: Names) -> dict[str, Any]:
         "declarer_made": result.get("declarer_made"),
         "game_over": result.get("game_over", False),
         "winners": result.get("winners", []),
+        "sitting_out": result.get("sitting_out"),
         "created_at": row.created_at,
         "updated_at": row.updated_at,
     }
@@ -485,7 +571,7 @@ def stats_add(pid: str, record: SessionRecord, mul: dict[str, Any]) -> None:
         if result.get("game_over"):
             mul["games"] += 1
             mul["wins"] += int(pid in result.get("winners", []))
-        if d.kind != "played":
+        if d.kind != "played" or result.get("sitting_out") == pid:
             continue
         data = d.data
         mul["deals_seated"] += 1
@@ -693,8 +779,10 @@ class DealEntry:
     ``step`` (``<seat>:+1`` / ``<seat>:-1``) from the trick steppers.
     """
 
-    def __init__(self, data: Any, seats: list[str]) -> None:
+    def __init__(self, data: Any, seats: list[str], out: str | None = None) -> None:
         self.seats = seats
+        #: Who sits out this deal (§2.9): no row, no tricks, no part in it.
+        self.out = out if out in seats else None
         self.kind = data.get("kind") or "played"
         if self.kind not in ("played", "collapsed", "passed"):
             self.kind = "played"
@@ -708,23 +796,44 @@ class DealEntry:
         self.knocked = data.get("knocked") in ("1", "on", "true")
         self.tricks: dict[str, int | None] = {}
         self.exchanged: dict[str, int | None] = {}
+        #: The exchange part (§2.7): each player's form ("" = plain), an on-sight card
+        #: refused, a bridge's face-up cards (None: 1); the declarer's chain on sight.
+        self.forms: dict[str, str] = {}
+        self.refused: dict[str, bool] = {}
+        self.face_up: dict[str, int | None] = {}
         for i, p in enumerate(seats):
             self.tricks[p] = parse_count(data.get(f"t_{i}"))
             self.exchanged[p] = parse_count(data.get(f"x_{i}"))
+            form = data.get(f"xf_{i}") or ""
+            self.forms[p] = form if form in SPECIAL_FORMS else ""
+            self.refused[p] = data.get(f"xr_{i}") in ("1", "on", "true")
+            self.face_up[p] = parse_count(data.get(f"xu_{i}"))
+        self.chain_up = parse_count(data.get("chain_up"))
+        self.chain_kept = parse_count(data.get("chain_kept"))
+        self.trump_delayed = data.get("trump_delayed") in ("1", "on", "true")
         breaker = data.get("breaker")
         self.breaker = breaker if breaker in seats else None
-        tapped = step(data.get("step") or "", seats)
+        tapped = step(data.get("step") or "", seats, ("", "x", "xu"))
         if tapped is not None:
-            _prefix, player, delta = tapped
+            prefix, player, delta = tapped
             playing = self.playing_tricks()
-            if player in playing:
+            if prefix == "" and player in playing:
                 stepped_count(playing, player, delta, inferred(playing, MULI), MULI)
                 self.tricks[player] = playing[player]
+            elif prefix == "x":
+                self.exchanged[player] = _stepped(self.exchanged[player], delta, 0, HAND)
+            elif prefix == "xu":
+                self.face_up[player] = _stepped(self.face_up[player], delta, 0, TALON_MOST,
+                                                start=1)
+        chain = (data.get("step") or "").partition(":")
+        if chain[0] in ("chain_up", "chain_kept") and chain[2] in ("+1", "-1"):
+            value = _stepped(getattr(self, chain[0]), int(chain[2]), 0, TALON_MOST)
+            setattr(self, chain[0], value)
         #: Blank tricks that can only be one number (the last player's: the remainder).
         self.auto = inferred(self.playing_tricks(), MULI)
 
     def playing_tricks(self) -> dict[str, int | None]:
-        return {p: n for p, n in self.tricks.items() if p not in self.home}
+        return {p: n for p, n in self.tricks.items() if p not in self.home and p != self.out}
 
     def tricks_total(self) -> int:
         return sum(n or 0 for n in self.playing_tricks().values())
@@ -747,11 +856,14 @@ class DealEntry:
 
     def as_deal(self) -> dict[str, Any]:
         """The referee's deal object, with names."""
-        if self.kind != "played":
-            return {"kind": self.kind, "knocked": False}
+        if self.kind != "played":  # a knock on a thrown-in deal may carry over (§2.8)
+            return {"kind": self.kind, "knocked": self.knocked}
         tricks = {p: n if n is not None else self.auto[p]
                   for p, n in self.playing_tricks().items() if n is not None or p in self.auto}
-        exchanged = {p: n for p, n in self.exchanged.items() if n}
+        exchanged = {p: n for p, n in self.exchanged.items() if n and p != self.out}
+        exchanges = self.exchanges()
+        for p in exchanges:
+            exchanged.pop(p, None)
         return {
             "kind": "played",
             "declarer": self.declarer,
@@ -762,13 +874,85 @@ class DealEntry:
             "knocked": self.knocked,
             "exchanged": exchanged or None,
             "muli_breaker": self.breaker,
+            **({"exchanges": exchanges} if exchanges else {}),
+            **({"trump_delayed": True} if self.trump_delayed else {}),
         }
+
+    def exchanges(self) -> dict[str, dict[str, Any]]:
+        """The exchanges by form (API.md): every special form tapped, and the declarer's
+        plain exchange when a chain on sight follows it. Plain counts stay in
+        ``exchanged``, the shape of deals recorded before the forms."""
+        out: dict[str, dict[str, Any]] = {}
+        for p, form in self.forms.items():
+            if p == self.out or not form:
+                continue
+            entry: dict[str, Any] = {"form": form}
+            if form == "on_sight":
+                entry["refused"] = self.refused[p]
+            elif form == "bridge":
+                entry["face_up"] = 1 if self.face_up[p] is None else self.face_up[p]
+            out[p] = entry
+        if (self.declarer is not None and self.declarer not in out and self.chain_up):
+            out[self.declarer] = {
+                "form": "plain", "cards": self.exchanged.get(self.declarer) or 0,
+                "face_up": self.chain_up,
+                "face_up_kept": self.chain_up if self.chain_kept is None else self.chain_kept,
+            }
+        return out
+
+
+#: The exchange forms besides the plain one, each behind its switch (RULES.md §2.7.1).
+SPECIAL_FORMS = {
+    "on_sight": ("exchange_on_sight", gettext_lazy("On sight")),
+    "ace_five": ("exchange_ace_five", gettext_lazy("Five on the ace")),
+    "seven_six": ("exchange_seven_six", gettext_lazy("Six on the seven")),
+    "bridge": ("exchange_bridge", gettext_lazy("Bridge")),
+}
+HAND = 5
+#: The most cards a talon can hold (german36 with two players), for the steppers.
+TALON_MOST = 26
+
+
+def _stepped(value: int | None, delta: int, low: int, high: int, start: int = 0) -> int:
+    """A count's stepper without JavaScript: from the shown number (``start`` for a blank),
+    kept inside ``low``..``high``."""
+    current = start if value is None else value
+    return max(low, min(high, current + delta))
+
+
+def allowed_forms(frozen: MulatschakRules) -> list[tuple[str, Any]]:
+    """The special forms these rules allow, as (form, label); a delayed trump brings the
+    declarer's bridge (§2.7.4)."""
+    return [(form, label) for form, (switch, label) in SPECIAL_FORMS.items()
+            if getattr(frozen, switch) or (form == "bridge" and frozen.delayed_trump)]
 
 
 def form_deal(post: Any, names: Names) -> dict[str, Any] | None:
     """The deal a sent form records (names); None while it lacks what the referee needs."""
-    entry = DealEntry(post, list(names.by_id.values()))
+    seats = list(names.by_id.values())
+    entry = DealEntry(post, seats, _posted_out(post, seats))
     return None if entry.missing() else entry.as_deal()
+
+
+def _posted_out(post: Any, seats: list[str]) -> str | None:
+    """Who the form says sits out (its hidden ``out``, a seat index); the referee still
+    checks the deal against the session's own rotation."""
+    index = parse_count(post.get("out"))
+    return seats[index] if index is not None and index < len(seats) else None
+
+
+def sitting_out_of(loaded: Loaded, number: int | None) -> str | None:
+    """The player id who sits out the next deal, or deal ``number`` (§2.9); one query for
+    a correction, none at tables where nobody sits out."""
+    session = loaded.session
+    frozen = session_rules(session)
+    if not frozen.sits_out(len(loaded.seats)):
+        return None
+    if number is None:
+        return next_sitting_out(frozen, loaded.seats, state_from_json({**session.state,
+                                                                       "games": []}))
+    result = session.deals.filter(number=number).values_list("result", flat=True).first()
+    return None if result is None else result.get("dealer")
 
 
 def form_values(deal: dict[str, Any], seats: list[str]) -> tuple[QueryDict, str]:
@@ -789,6 +973,22 @@ def form_values(deal: dict[str, Any], seats: list[str]) -> tuple[QueryDict, str]
             q[f"t_{i}"] = str(deal["tricks"][p])
         if (deal.get("exchanged") or {}).get(p):
             q[f"x_{i}"] = str(deal["exchanged"][p])
+        entry = (deal.get("exchanges") or {}).get(p)
+        if not isinstance(entry, dict):
+            continue
+        if entry.get("form") == "plain":
+            q[f"x_{i}"] = str(entry.get("cards", 0))
+            if entry.get("face_up"):
+                q["chain_up"] = str(entry["face_up"])
+                q["chain_kept"] = str(entry.get("face_up_kept", entry["face_up"]))
+            continue
+        q[f"xf_{i}"] = str(entry.get("form", ""))
+        if entry.get("refused"):
+            q[f"xr_{i}"] = "1"
+        if "face_up" in entry:
+            q[f"xu_{i}"] = str(entry["face_up"])
+    if deal.get("trump_delayed"):
+        q["trump_delayed"] = "1"
     return q, ""
 
 
@@ -807,6 +1007,7 @@ def recent(loaded: Loaded) -> list[dict[str, Any]]:
             "kind": row.kind,
             "deal": names.deal_names(row.data),
             "dealer": result.get("dealer"),
+            "sitting_out": result.get("sitting_out"),
             "game_number": result.get("game_number"),
             "multiplier": result.get("multiplier", 1),
             "factors": factors_text(result.get("factors", []), result.get("multiplier", 1)),
@@ -848,6 +1049,13 @@ VIOLATION_FIELDS = {
     "exchange_forbidden_low_score": "exchanged",
     "exchange_too_many": "exchanged",
     "exchange_exceeds_talon": "exchanged",
+    "exchange_form_not_allowed": "exchanged",
+    "exchange_recorded_twice": "exchanged",
+    "exchange_by_absent": "exchanged",
+    "seven_six_not_bells": "exchanged",
+    "face_up_chain_invalid": "exchanged",
+    "delayed_trump_without_bridge": "exchanged",
+    "player_sitting_out": "exchanged",
     "knock_not_allowed": "knocked",
     "muli_breaker_required": "breaker",
 }
@@ -864,7 +1072,9 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
 
     session, names = loaded.session, loaded.names
     seats = list(names.by_id.values())
-    entry = DealEntry(post or QueryDict(), seats)
+    out_id = sitting_out_of(loaded, number)
+    out = None if out_id is None else names.to_name(out_id)
+    entry = DealEntry(post or QueryDict(), seats, out)
     frozen = session_rules(session)
     missing = entry.missing()
     violations: list[dict[str, Any]] = []
@@ -914,10 +1124,16 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
                 "tricks": entry.tricks.get(name),
                 "auto": entry.auto.get(name),
                 "exchanged": entry.exchanged.get(name),
+                "form": entry.forms.get(name, ""),
+                "refused": entry.refused.get(name, False),
+                "face_up": entry.face_up.get(name),
                 "errors": by_player.get(name, []),
             }
             for i, name in enumerate(seats)
+            if name != out
         ],
+        "sitting_out": out,
+        "sitting_out_index": None if out is None else seats.index(out),
         "trumps": TRUMPS,
         "bids": [1, 2, 3, 4, 5],
         "missing": missing,
@@ -928,6 +1144,10 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
         "preview_factors": multiplier_text,
         "legal": not missing and not violations,
         "knock_allowed": frozen.knock_doubles,
+        "knock_carries": frozen.knock_doubles and frozen.knock_survives_collapse,
+        "exchange_forms": allowed_forms(frozen),
+        "chain_allowed": frozen.declarer_on_sight_chain,
+        "delayed_allowed": frozen.delayed_trump,
         "breaker_needed": frozen.muli_fail_mode == "breaker",
         "number": number,
         "muli_name": MULI_NAMES.get(session.preset, "Muli"),

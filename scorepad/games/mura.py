@@ -18,7 +18,7 @@ from rest_framework import serializers
 
 from referee import tally
 from referee.money import Penalty, settle
-from referee.mura import MURA_RULES, mura_rules
+from referee.mura import MURA_RULES, first_leader, mura_rules
 from referee.violations import RuleError
 
 from ..cardnames import card_name, pack_choices
@@ -125,9 +125,15 @@ def start(session: Session, seats: Sequence[str]) -> dict[str, Any]:
     return _json(tally.mura_start(seats, str(session.first_dealer_id)))
 
 
+#: Marks a deal recorded card by card since sessions pass the dealer to the referee: its
+#: first trick is checked to be led by the player after the dealer (RULES.md §3.1). Deals
+#: stored before carry no mark and replay as they were recorded.
+FIRST_LEAD = "first_lead_checked"
+
+
 def normalize(data: Mapping[str, Any]) -> dict[str, Any]:
     if data.get("trick_cards") is not None:
-        return {"trick_cards": [dict(t) for t in data["trick_cards"]]}
+        return {"trick_cards": [dict(t) for t in data["trick_cards"]], FIRST_LEAD: True}
     return {"tricks": dict(data.get("tricks") or {}), "figures": dict(data.get("figures") or {})}
 
 
@@ -140,7 +146,8 @@ def apply(session: Session, seats: Sequence[str], state: Mapping[str, Any],
     before = tally.MuraState(dict(state["mura"]), dict(state["zeros"]), state["dealer"],
                              state["deals"])
     with tallied():
-        result, after = tally.mura_apply(seats, before, data)
+        result, after = tally.mura_apply(seats, before, data,
+                                         check_first_lead=bool(data.get(FIRST_LEAD)))
     return (
         {"dealer": before.dealer,
          "results": {p: r.as_dict() for p, r in result.results.items()},
@@ -228,6 +235,9 @@ class MuraStoredDealOut(AsStored):
     tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
     figures = serializers.DictField(child=serializers.IntegerField(), required=False)
     trick_cards = MuraStoredTrickOut(many=True, required=False)
+    first_lead_checked = serializers.BooleanField(
+        required=False, help_text="card by card: the first lead was checked against the "
+        "dealer (RULES §3.1); deals recorded before carry no such mark")
 
 
 class MuraSessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
@@ -498,11 +508,13 @@ def cards_data(entry: list[dict[str, Any]]) -> dict[str, Any]:
     ]}
 
 
-def _check_cards(names: Names, entry: list[dict[str, Any]]) -> Any:
+def _check_cards(names: Names, entry: list[dict[str, Any]], dealer: str | None = None) -> Any:
     """The referee's verdict; a blank leader after a decided trick is taken to be that
-    trick's winner (the referee still checks it), so a phone fills in one leader only."""
+    trick's winner (the referee still checks it), so a phone fills in one leader only.
+    With the ``dealer`` (a player id), the first trick's leader is checked too (§3.1)."""
     while True:
-        result = tally.mura_check(names.seats, names.deal_ids(cards_data(entry)))
+        result = tally.mura_check(names.seats, names.deal_ids(cards_data(entry)),
+                                  dealer=dealer)
         filled = False
         for outcome, trick in zip(result.tricks[:-1], entry[1:], strict=False):
             if trick["leader"] is None and outcome.winner is not None and any(
@@ -551,7 +563,7 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     seats = list(names.by_id.values())
     context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode}
     if mode == "cards":
-        return context | _cards_context(names, post, submitted)
+        return context | _cards_context(names, post, submitted, _dealer_of(loaded, number))
     entry = counts_entry(post, seats)
     violations: list[dict[str, Any]] = []
     hints: list[str] = []
@@ -590,11 +602,24 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     }
 
 
-def _cards_context(names: Names, post: Any, submitted: bool = False) -> dict[str, Any]:
+def _dealer_of(loaded: Loaded, number: int | None) -> str | None:
+    """The dealer (id) of the next deal, or of deal ``number`` (one query) when corrected."""
+    if number is None:
+        return str(loaded.session.state.get("dealer") or "") or None
+    result = loaded.session.deals.filter(number=number).values_list("result", flat=True).first()
+    return None if result is None else result.get("dealer")
+
+
+def _cards_context(names: Names, post: Any, submitted: bool = False,
+                   dealer: str | None = None) -> dict[str, Any]:
     """The eight tricks with the referee's verdict next to each trick, leader and card,
-    what each trick gave whom, and each player's derived tricks, figures and mura."""
+    what each trick gave whom, and each player's derived tricks, figures and mura. With
+    the ``dealer`` (an id) the first trick's leader is offered and checked (§3.1)."""
     seats = list(names.by_id.values())
     entry = cards_entry(post, seats)
+    if dealer is not None and dealer not in names.by_id:
+        dealer = None
+    opening = None if dealer is None else names.to_name(first_leader(names.seats, dealer))
     by_trick: dict[tuple[int, str | None], list[str]] = {}
     general: list[str] = []
     outcomes: list[Any] = []
@@ -603,7 +628,7 @@ def _cards_context(names: Names, post: Any, submitted: bool = False) -> dict[str
     legal = False
     if checked:
         try:
-            result = _check_cards(names, entry)
+            result = _check_cards(names, entry, dealer)
         except RuleError as e:
             where = e.field.split(".")  # trick_cards.<index>.cards.<player id>
             message = input_error_message(e)
@@ -635,6 +660,8 @@ def _cards_context(names: Names, post: Any, submitted: bool = False) -> dict[str
                 by_trick.setdefault((trick - 1, key), []).append(message)
             outcomes = list(result.tricks)
             results = {names.to_name(p): r for p, r in result.results.items()}
+    if entry and opening is not None and _blank(entry[0]):
+        entry[0]["leader"] = opening  # who leads the first trick follows from the dealer
     tricks = []
     first_open = next((t for t, trick in enumerate(entry)
                        if trick["leader"] is None or not all(trick["cards"].values())), None)

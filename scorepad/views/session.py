@@ -4,6 +4,7 @@ page, which answers "does this beat?" too, is views/referee.py)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -17,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from referee.rules import (
     ALL_PASS_MODES,
+    INT_BOUNDS,
     MULATSCHAK_PACKS,
     MULI_FAIL_MODES,
     PARAMETER_NAMES,
@@ -62,6 +64,10 @@ def _rules_table(form: SessionForm) -> list[dict[str, Any]]:
             "field": form[f"rule_{name}"],
             "kind": _rule_kind(name),
             "choices": RULE_CHOICES.get(name, ()),
+            # a number's stepper: its range, and where it starts from under each preset
+            "bounds": INT_BOUNDS.get(name),
+            "starts": json.dumps({preset: params[name] for preset, params in defaults.items()
+                                  if isinstance(params[name], int)}),
         }
         for name in PARAMETER_NAMES
     ]

@@ -40,7 +40,8 @@ BY_COUNTS = [
     counts([3, 3, 2, 0], [6, 6, 6, 0]),
     counts([2, 3, 3, 0], [2, 7, 7, 0]),
 ]
-CARDS = {"trick_cards": play(SEATS, 3)}
+#: Deal 10 is Anna's to deal: Bert, after her, leads the first trick (RULES.md §3.1).
+CARDS = {"trick_cards": play(SEATS, 3, leader="Bert")}
 CORRECTION = (4, counts([2, 3, 3, 0], [5, 7, 6, 0]))
 
 
@@ -89,11 +90,10 @@ def enter_counts(page: Any, data: dict[str, Any]) -> None:
 
 
 def enter_cards(page: Any, trick_cards: list[dict[str, Any]]) -> int:
-    """Card by card with the card picker: the first leader by hand, then one tap per card
-    in playing order; each later leader is filled in from the trick before. The taps."""
+    """Card by card with the card picker: the first leader follows from the dealer, then
+    one tap per card in playing order; each later leader is filled in from the trick
+    before. The taps."""
     taps = 0
-    page.locator(f"label[for=l-0-{SEATS.index(trick_cards[0]['leader'])}]").tap()
-    taps += 1
     picker = page.locator("[data-card-picker]")
     for t, trick in enumerate(trick_cards):
         htmx_settle(page)
@@ -157,7 +157,7 @@ def test_a_mura_evening_with_a_disputed_deal_and_the_settlement(live_server, pho
     page.get_by_role("link", name="Card by card").click()
     page.wait_for_url("**?mode=cards")
     taps = enter_cards(page, CARDS["trick_cards"])
-    assert taps == 33  # one for the first leader, one per card
+    assert taps == 32  # one per card: the session knows who leads first
     derived = tally.mura_check(SEATS, CARDS)
     for name, r in derived.results.items():
         row = page.locator("#deal-form table.derived tr", has_text=name)

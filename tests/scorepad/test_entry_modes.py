@@ -77,7 +77,7 @@ def test_the_mura_page_offers_card_by_card_entry_with_card_names(phone, anna):
 
 
 def test_a_deal_recorded_card_by_card_is_tallied_by_the_referee(phone, anna):
-    session = game_start(anna, "mura", dealer="Anna")
+    session = game_start(anna, "mura", dealer="Dominik")
     cards = play(SEATS, 3)
     response = phone.post(f"/sessions/{session.pk}/deals/new",
                           form(SEATS, cards, number="1"))

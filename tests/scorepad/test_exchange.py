@@ -20,6 +20,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.mura import first_leader
 from scorepad import exchange, services
 from scorepad.models import Deal, DealEvent, Group, Membership, Player, Session
 
@@ -49,12 +50,21 @@ def mura(i: int) -> dict[str, Any]:
             "figures": dict(zip(SEATS, figures, strict=True))}
 
 
-def card_by_card() -> dict[str, Any]:
-    """Eight tricks where each player plays one suit: Anna (hearts) takes them all."""
+def card_by_card(leader: str = "Anna") -> dict[str, Any]:
+    """Eight tricks where each player plays one suit: the leader (who must sit after the
+    dealer, RULES §3.1) takes them all."""
     ranks = ["10", "9", "ace", "king", "ober", "unter", "8", "7"]
     suits = {"Anna": "hearts", "Bert": "bells", "Cilli": "leaves", "Dominik": "acorns"}
-    return {"trick_cards": [{"leader": "Anna", "cards": {p: f"{suits[p]}-{r}" for p in SEATS}}
+    return {"trick_cards": [{"leader": leader, "cards": {p: f"{suits[p]}-{r}" for p in SEATS}}
                             for r in ranks]}
+
+
+def opening(session: Session) -> str:
+    """Who leads the first trick of the session's next Mura deal: the player after the
+    dealer."""
+    session.refresh_from_db()
+    names = services.Names.of(session)
+    return names.to_name(first_leader(names.seats, session.state["dealer"]))
 
 
 def correct(session: Session, who: Any, number: int, data: dict[str, Any]) -> None:
@@ -148,9 +158,11 @@ def test_a_mura_session_with_cards_and_a_stake_round_trips(anna):
                                      seats=SEATS, game="mura", stake="0.50", currency="EUR")
     for i in range(3):
         record(session, anna, mura(i))
-    record(session, anna, card_by_card())
+    record(session, anna, card_by_card(opening(session)))
     correct(session, anna, 1, mura(3))
-    services.deal_delete(session=session, user=anna, number=2)
+    record(session, anna, mura(1))
+    services.deal_delete(session=session, user=anna, number=5)  # an earlier one would
+    # move the dealer of the card-by-card deal, whose first lead would then be wrong
     copy = round_trip(session, group_with(anna, name="Copy"))
     assert without_ids(export(copy)) == without_ids(export(session))
     assert services.settlement(copy) == services.settlement(session)
@@ -223,7 +235,8 @@ def test_any_mura_or_muller_matz_session_round_trips_to_the_same_file(anna, game
                                      stake="0.10", currency="EUR")
     apply_actions(session, anna, actions,
                   lambda seed: {"loser": SEATS[seed % 4]} if game == "muller_matz"
-                  else card_by_card() if seed % 5 == 0 else mura(seed))
+                  else card_by_card(SEATS[seed % 4]) if seed % 5 == 0 else mura(seed),
+                  refusals_ok=True)  # a first lead by the wrong player is refused
     copy = round_trip(session, group_with(anna, name="copy"))
     assert without_ids(export(copy)) == without_ids(export(session))
     assert services.settlement(copy) == services.settlement(session)
@@ -601,7 +614,7 @@ def test_backup_then_flush_then_restore_reproduces_every_group(anna, tmp_path):
     m = services.session_start(group=group_with(bert, name="Mura"), user=bert, preset="mura",
                                overrides=None, seats=SEATS, game="mura", stake="0.2",
                                currency="EUR")
-    record(m, bert, card_by_card())
+    record(m, bert, card_by_card(opening(m)))
     before = _everything()
     hashes = dict(Membership.objects.values_list("user__username", "user__password"))
     path = tmp_path / "backup.json"

@@ -146,6 +146,7 @@ def deals_for(game: str) -> dict[str, Any]:
     if game == "mura":
         return {"legal": {"tricks": dict.fromkeys(SEATS, 2), "figures": dict.fromkeys(SEATS, 4)},
                 "other": {"trick_cards": play(SEATS, 3, leader="Bert")},
+                "other_first": {"trick_cards": play(SEATS, 3, leader="Anna")},
                 "illegal": {"tricks": dict.fromkeys(SEATS, 2),
                             "figures": dict.fromkeys(SEATS, 9)},
                 "malformed": {"tricks": "all of them"}}
@@ -200,7 +201,8 @@ def play_a_session(api: Checked, other: Checked, game: str) -> None:
     api.call("get", f"{base}/deals/")
     api.call("get", f"{base}/deals/1/")
     api.call("get", f"{base}/deals/99/", status=404)
-    api.call("put", f"{base}/deals/1/", {**deals["other"], "version": 1})
+    first = deals.get("other_first", deals["other"])  # Mura: Anna leads deal 1's first trick
+    api.call("put", f"{base}/deals/1/", {**first, "version": 1})
     api.call("put", f"{base}/deals/1/", {**deals["legal"], "version": 1}, status=409)
     api.call("put", f"{base}/deals/1/", deals["illegal"], status=422)
     api.call("delete", f"{base}/deals/2/")
