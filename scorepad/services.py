@@ -523,6 +523,7 @@ def deal_record(
 
 
 _STATE = '"scorepad_session"."state"'
+_IS_LIST = f"jsonb_typeof({_STATE}->'games') = 'array'"
 
 
 def _without_games(rows: Any) -> Any:
@@ -553,7 +554,6 @@ def session_for_board(rows: Any) -> Session | None:
     elif found is not None:
         _whole_if_no_games(found)
     return found
-_IS_LIST = f"jsonb_typeof({_STATE}->'games') = 'array'"
 
 
 def _lean(row: Session) -> bool:
