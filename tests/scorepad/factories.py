@@ -6,8 +6,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from referee.deal import deal_from_dict
+from referee.rules import mulatschak_rules
+from referee.session import replay
 from scorepad import services
-from scorepad.models import Group, Membership, Session
+from scorepad.games import mulatschak
+from scorepad.models import Deal, Group, Membership, Session
 
 SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
 #: A plain deal's tricks: two for the first seat, one for everybody else.
@@ -66,6 +70,20 @@ def apply_actions(session: Session, who: Any, actions: Any, deal_for: Any,
         except services.RulesBroken:
             if not refusals_ok:
                 raise
+
+
+def assert_scores_like_a_fresh_replay(session: Session, preset: str) -> list[Deal]:
+    """The session's stored state and every deal's stored result are what a fresh replay
+    of its deals by the referee gives; the deals, in order, for further checks."""
+    session.refresh_from_db()
+    rows = list(session.deals.order_by("number"))
+    fresh = replay(mulatschak_rules(preset, session.rules), services.Names.of(session).seats,
+                   str(session.first_dealer_id), [deal_from_dict(r.data) for r in rows])
+    assert fresh.illegal is None
+    assert mulatschak.state_from_json(session.state) == fresh.state
+    for row, outcome in zip(rows, fresh.outcomes, strict=True):
+        assert row.result == mulatschak.outcome_to_json(outcome)
+    return rows
 
 
 def deal_from_seed(seed: int, seats: list[str]) -> dict[str, Any]:

@@ -7,14 +7,19 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.deal import deal_from_dict
-from referee.rules import mulatschak_rules
-from referee.session import replay
 from scorepad import services
-from scorepad.games import mulatschak
 from scorepad.models import Deal
 
-from .factories import EVEN, SEATS, apply_actions, deal_from_seed, group_with, played, record
+from .factories import (
+    EVEN,
+    SEATS,
+    apply_actions,
+    assert_scores_like_a_fresh_replay,
+    deal_from_seed,
+    group_with,
+    played,
+    record,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -149,12 +154,4 @@ def test_corrections_with_carried_knocks_score_like_a_fresh_replay(anna, all_pas
                                      overrides={**CARRY, "all_pass": all_pass},
                                      seats=SEATS, dealer="Dominik")
     apply_actions(session, anna, actions, _knocky_deal, refusals_ok=True)
-    session.refresh_from_db()
-    rows = list(session.deals.order_by("number"))
-    fresh = replay(mulatschak_rules("salzburg", session.rules),
-                   services.Names.of(session).seats, str(session.first_dealer_id),
-                   [deal_from_dict(r.data) for r in rows])
-    assert fresh.illegal is None
-    assert mulatschak.state_from_json(session.state) == fresh.state
-    for row, outcome in zip(rows, fresh.outcomes, strict=True):
-        assert row.result == mulatschak.outcome_to_json(outcome)
+    assert_scores_like_a_fresh_replay(session, "salzburg")

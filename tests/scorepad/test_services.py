@@ -6,17 +6,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.deal import deal_from_dict
-from referee.rules import mulatschak_rules
-from referee.session import replay
 from scorepad import services
-from scorepad.games import mulatschak
 from scorepad.models import Deal, DealEvent, Session
 
 from .factories import (
     EVEN,
     SEATS,
     apply_actions,
+    assert_scores_like_a_fresh_replay,
     deal_from_seed,
     group_with,
     played,
@@ -195,15 +192,7 @@ def test_any_history_of_corrections_scores_like_a_fresh_replay(anna, actions):
     session = session_at(group_with(anna, name="prop"), anna)
     apply_actions(session, anna, actions, lambda seed: deal_from_seed(seed, SEATS),
                   refusals_ok=True)
-    session.refresh_from_db()
-    rows = list(session.deals.order_by("number"))
-    fresh = replay(mulatschak_rules("salzburg", session.rules), services.Names.of(session).seats,
-                   str(session.first_dealer_id),
-                   [deal_from_dict(r.data) for r in rows])
-    assert fresh.illegal is None
-    assert mulatschak.state_from_json(session.state) == fresh.state
-    for row, outcome in zip(rows, fresh.outcomes, strict=True):
-        assert row.result == mulatschak.outcome_to_json(outcome)
+    assert_scores_like_a_fresh_replay(session, "salzburg")
 
 
 def test_a_failure_halfway_through_a_write_leaves_no_trace(table, anna, monkeypatch):

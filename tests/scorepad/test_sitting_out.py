@@ -9,14 +9,11 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.deal import deal_from_dict
-from referee.rules import mulatschak_rules
-from referee.session import replay
 from scorepad import services
 from scorepad.games import mulatschak
 from scorepad.models import Deal
 
-from .factories import apply_actions, group_with, record
+from .factories import apply_actions, assert_scores_like_a_fresh_replay, group_with, record
 
 pytestmark = pytest.mark.django_db
 
@@ -184,13 +181,6 @@ def test_corrections_at_a_table_where_the_dealer_sits_out_score_like_a_fresh_rep
                                      preset="murln", overrides={"sit_out_at": 5},
                                      seats=FIVE, dealer="Eva")
     apply_actions(session, anna, actions, _four_of_five, refusals_ok=True)
-    session.refresh_from_db()
-    rows = list(session.deals.order_by("number"))
-    fresh = replay(mulatschak_rules("murln", session.rules),
-                   services.Names.of(session).seats, str(session.first_dealer_id),
-                   [deal_from_dict(r.data) for r in rows])
-    assert fresh.illegal is None
-    assert mulatschak.state_from_json(session.state) == fresh.state
-    for row, outcome in zip(rows, fresh.outcomes, strict=True):
-        assert row.result == mulatschak.outcome_to_json(outcome)
+    rows = assert_scores_like_a_fresh_replay(session, "murln")
+    for row in rows:
         assert row.result["sitting_out"] == row.result["dealer"]
