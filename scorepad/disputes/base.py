@@ -117,6 +117,17 @@ def gather_cards(pack: Pack, data: Any, name: str, label: str,
         return []
 
 
+def picked_card(pack: Pack, data: Any, errors: list[FormError]) -> Card | None:
+    """The card just tapped in the picker (``pick``), if any; a bad one is noted."""
+    if not one(data, "pick"):
+        return None
+    try:
+        return parse_card(pack, one(data, "pick"), "pick", _("The card tapped"))
+    except FormError as e:
+        errors.append(e)
+        return None
+
+
 def seat_index(value: str, players: Sequence[str], field_name: str, label: str) -> int:
     """A seat's number (0 for the first) as a form sends it, or FormError."""
     if not value.isascii() or not value.isdigit() or not 0 <= int(value) < len(players):

@@ -35,7 +35,7 @@ from .base import (
     name_of,
     one,
     pack_of,
-    parse_card,
+    picked_card,
     picker,
     seat_index,
     slots,
@@ -154,26 +154,22 @@ def trick_answer(table: Table, data: Any) -> dict[str, Any]:
     dropped(data, {"trick": cards, "hand": hand})
     if one(data, "clear"):
         cards, hand = [], []
-    if one(data, "pick"):
-        try:
-            card = parse_card(pack, one(data, "pick"), "pick", _("The card tapped"))
-        except FormError as e:
-            errors.append(e)
-        else:
-            if target == "hand":
+    card = picked_card(pack, data, errors)
+    if card is not None:
+        if target == "hand":
+            if card in hand:
+                hand.remove(card)
+            elif card not in cards:
+                hand.append(card)
+        elif card not in cards:
+            if len(cards) >= rules.players_max:
+                errors.append(FormError("trick", ngettext(
+                    "A trick has at most {n} card.", "A trick has at most {n} cards.",
+                    rules.players_max).format(n=rules.players_max)))
+            else:
                 if card in hand:
                     hand.remove(card)
-                elif card not in cards:
-                    hand.append(card)
-            elif card not in cards:
-                if len(cards) >= rules.players_max:
-                    errors.append(FormError("trick", ngettext(
-                        "A trick has at most {n} card.", "A trick has at most {n} cards.",
-                        rules.players_max).format(n=rules.players_max)))
-                else:
-                    if card in hand:
-                        hand.remove(card)
-                    cards.append(card)
+                cards.append(card)
     lines: list[Line] = []
     if trump is None:
         lines.append(Line("info", _("Which suit is trump?")))

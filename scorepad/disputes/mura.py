@@ -25,7 +25,7 @@ from .base import (
     name_of,
     one,
     pack_of,
-    parse_card,
+    picked_card,
     picker,
     seat_index,
     slots,
@@ -85,22 +85,18 @@ def trick_answer(table: Table, data: Any) -> dict[str, Any]:
     dropped(data, {"trick": cards, "later": later})
     if one(data, "clear"):
         cards, later = [], []
-    if one(data, "pick"):
-        try:
-            card = parse_card(pack, one(data, "pick"), "pick", _("The card tapped"))
-        except FormError as e:
-            errors.append(e)
+    card = picked_card(pack, data, errors)
+    if card is not None:
+        if card in cards or card in later:
+            pass  # played already: the picker shows it greyed out
+        elif target == "later":
+            if len(later) < rules.tricks_per_deal - 1:
+                later.append(card)
+        elif len(cards) < rules.players:
+            cards.append(card)
         else:
-            if card in cards or card in later:
-                pass  # played already: the picker shows it greyed out
-            elif target == "later":
-                if len(later) < rules.tricks_per_deal - 1:
-                    later.append(card)
-            elif len(cards) < rules.players:
-                cards.append(card)
-            else:
-                errors.append(FormError("trick", _("A trick has {n} cards, one from each "
-                                                   "player.").format(n=rules.players)))
+            errors.append(FormError("trick", _("A trick has {n} cards, one from each "
+                                               "player.").format(n=rules.players)))
     lines: list[Line] = []
     if dealer_index is not None:
         first = first_leader(players, players[dealer_index])
