@@ -146,7 +146,7 @@ CACHE_URL = (os.environ.get("SCHREIBER_CACHE_URL") or os.environ.get("DJANGO_RED
 if CACHE_URL:
     if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
         raise ImproperlyConfigured("SCHREIBER_CACHE_URL must be a redis:// URL")
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    CACHES = {"default": {"BACKEND": "scorepad.redis_cache.RedisCache",
                           "LOCATION": CACHE_URL, "KEY_PREFIX": "schreiber"}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",

@@ -35,7 +35,7 @@ URL = os.environ.get("SCHREIBER_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 def redis_cache(settings):
     """Redis under a key prefix of its own (other test runs may share the server)."""
     prefix = f"test-{secrets.token_hex(6)}"
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    settings.CACHES = {"default": {"BACKEND": "scorepad.redis_cache.RedisCache",
                                    "LOCATION": URL, "KEY_PREFIX": prefix}}
     backend = caches["default"]
     backend.set("alive", 1, 30)  # fails loudly when Redis is not there
@@ -68,3 +68,12 @@ def test_a_change_from_another_process_shows_within_a_second_and_never_goes_back
     fastpoll._local.clear()  # LOCAL_SECONDS later
     assert board(Client(), url, old).status_code == 200
     assert fastpoll.LOCAL_SECONDS < 2  # less than the poll interval
+
+
+def test_the_cache_reuses_one_redis_client_for_every_call(redis_cache):
+    """scorepad.redis_cache: Django's client builds a redis.Redis per call (~60 µs)."""
+    first = redis_cache._cache.get_client(write=True)
+    redis_cache.set("k", 1, 30)
+    assert redis_cache.get("k") == 1
+    assert redis_cache._cache.get_client() is first
+    assert redis_cache._cache.get_client(write=True) is first
