@@ -22,6 +22,7 @@ from scorepad import games
 from scorepad.fields import (
     NameField,
     RulesSpecField,
+    Shape,
     StrictCharField,
     StrictIntegerField,
     utc_datetime,
@@ -49,7 +50,7 @@ def _per_game(suffix: str, fields: Callable[[games.Game], dict[str, Any]],
               doc: str = "") -> dict[str, type[Serializer]]:
     """One serializer class per game (``<Game><suffix>``, e.g. ``MuraSessionOut``)."""
     return {
-        game.NAME: type(f"{_camel(game.NAME)}{suffix}", (serializers.Serializer,),
+        game.NAME: type(f"{_camel(game.NAME)}{suffix}", (Shape,),
                         {**fields(game), "__doc__": doc or None,
                          "__module__": __name__})
         for game in games.REGISTRY
@@ -83,31 +84,31 @@ def one_of(component: str, per_game: dict[str, type[Serializer]], *,
 # --- accounts -------------------------------------------------------------------------------
 
 
-class RegisterIn(serializers.Serializer):  # type: ignore[type-arg]
+class RegisterIn(Shape):
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
-class UserOut(serializers.Serializer):  # type: ignore[type-arg]
+class UserOut(Shape):
     id = serializers.IntegerField()
     username = serializers.CharField()
 
 
-class TokenIn(serializers.Serializer):  # type: ignore[type-arg]
+class TokenIn(Shape):
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
-class TokenOut(serializers.Serializer):  # type: ignore[type-arg]
+class TokenOut(Shape):
     token = serializers.CharField()
 
 
-class PasswordIn(serializers.Serializer):  # type: ignore[type-arg]
+class PasswordIn(Shape):
     old_password = StrictCharField(max_length=128, trim_whitespace=False)
     new_password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
-class NewTokenOut(serializers.Serializer):  # type: ignore[type-arg]
+class NewTokenOut(Shape):
     token = serializers.CharField(help_text="the account's new API token (the old one "
                                             "no longer works)")
 
@@ -115,21 +116,21 @@ class NewTokenOut(serializers.Serializer):  # type: ignore[type-arg]
 # --- groups, rosters, members ----------------------------------------------------------------
 
 
-class GroupIn(serializers.Serializer):  # type: ignore[type-arg]
+class GroupIn(Shape):
     name = StrictCharField(max_length=80)
 
 
-class GroupOut(serializers.Serializer):  # type: ignore[type-arg]
+class GroupOut(Shape):
     id = serializers.IntegerField()
     name = serializers.CharField()
     role = serializers.CharField()
 
 
-class PlayerIn(serializers.Serializer):  # type: ignore[type-arg]
+class PlayerIn(Shape):
     name = NameField()
 
 
-class PlayerPatchIn(serializers.Serializer):  # type: ignore[type-arg]
+class PlayerPatchIn(Shape):
     name = NameField(required=False, help_text="a new name (editors and owners)")
     user = StrictCharField(
         required=False, allow_null=True, max_length=150,
@@ -143,19 +144,19 @@ class PlayerPatchIn(serializers.Serializer):  # type: ignore[type-arg]
         return attrs
 
 
-class PlayerOut(serializers.Serializer):  # type: ignore[type-arg]
+class PlayerOut(Shape):
     id = serializers.IntegerField()
     name = serializers.CharField()
     user = serializers.CharField(allow_null=True,
                                  help_text="the linked account's username, if any")
 
 
-class MemberIn(serializers.Serializer):  # type: ignore[type-arg]
+class MemberIn(Shape):
     username = StrictCharField(max_length=150)
     role = serializers.ChoiceField(Membership.Role.values, required=False)
 
 
-class MemberOut(serializers.Serializer):  # type: ignore[type-arg]
+class MemberOut(Shape):
     username = serializers.CharField()
     role = serializers.CharField()
 
@@ -163,7 +164,7 @@ class MemberOut(serializers.Serializer):  # type: ignore[type-arg]
 # --- sessions ------------------------------------------------------------------------------
 
 
-class SessionIn(serializers.Serializer):  # type: ignore[type-arg]
+class SessionIn(Shape):
     group = StrictIntegerField(min_value=1, max_value=ID_MAX)
     game = serializers.ChoiceField(games.choices(), default=games.DEFAULT)
     rules = RulesSpecField(required=False, default="salzburg")
@@ -173,7 +174,7 @@ class SessionIn(serializers.Serializer):  # type: ignore[type-arg]
     currency = StrictCharField(required=False, allow_null=True, max_length=3)
 
 
-class SessionPatchIn(serializers.Serializer):  # type: ignore[type-arg]
+class SessionPatchIn(Shape):
     status = serializers.ChoiceField(Session.Status.values)
 
 
@@ -240,7 +241,7 @@ CONFLICT_409 = OpenApiResponse(one_of("Conflict", CONFLICT_OUT),
                                description="somebody else changed it first")
 
 
-class EventOut(serializers.Serializer):  # type: ignore[type-arg]
+class EventOut(Shape):
     deal_number = serializers.IntegerField()
     action = serializers.CharField()
     user = serializers.CharField(allow_null=True)
@@ -250,7 +251,7 @@ class EventOut(serializers.Serializer):  # type: ignore[type-arg]
     after = serializers.DictField(allow_null=True)
 
 
-class WatchLinkOut(serializers.Serializer):  # type: ignore[type-arg]
+class WatchLinkOut(Shape):
     token = serializers.CharField()
     url = serializers.CharField()
 
@@ -298,7 +299,7 @@ def for_game(game: games.Game) -> GameShapes:
 # --- statistics ------------------------------------------------------------------------------
 
 
-class IdNameOut(serializers.Serializer):  # type: ignore[type-arg]
+class IdNameOut(Shape):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
@@ -316,7 +317,7 @@ def _figures_fields() -> dict[str, Any]:
     }
 
 
-FiguresOut: type[Serializer] = type("FiguresOut", (serializers.Serializer,), _figures_fields())
+FiguresOut: type[Serializer] = type("FiguresOut", (Shape,), _figures_fields())
 
 
 class GroupFiguresOut(FiguresOut):  # type: ignore[valid-type,misc]
@@ -344,19 +345,19 @@ class PlayerStatsOut(FiguresOut):  # type: ignore[valid-type,misc]
 # --- export and import -------------------------------------------------------------------------
 
 
-class ProblemOut(serializers.Serializer):  # type: ignore[type-arg]
+class ProblemOut(Shape):
     path = serializers.CharField()
     code = serializers.CharField()
     message = serializers.CharField()
 
 
-class ImportRejectedOut(serializers.Serializer):  # type: ignore[type-arg]
+class ImportRejectedOut(Shape):
     detail = serializers.CharField()
     problems = ProblemOut(many=True, required=False,
                           help_text="every problem of the file, with its place in it")
 
 
-class SessionImportIn(serializers.Serializer):  # type: ignore[type-arg]
+class SessionImportIn(Shape):
     group = serializers.IntegerField(min_value=1, help_text="the group to import into")
     data = serializers.DictField(help_text="a session export file, as GET …/export gives it")
 
@@ -369,6 +370,6 @@ class RenderedSessionsField(serializers.ListField):
         super().__init__(child=serializers.DictField(), **kwargs)
 
 
-class GroupImportOut(serializers.Serializer):  # type: ignore[type-arg]
+class GroupImportOut(Shape):
     group = serializers.IntegerField()
     sessions = RenderedSessionsField(help_text="the sessions made, as GET /sessions/{id}/")

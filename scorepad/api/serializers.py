@@ -15,6 +15,7 @@ from scorepad.fields import (
     MulatschakRulesField,
     MullerMatzRulesField,
     NameField,
+    Shape,
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
@@ -49,7 +50,7 @@ class RefereeDealIn(DealIn):
     included."""
 
 
-class TableIn(serializers.Serializer):  # type: ignore[type-arg]
+class TableIn(Shape):
     rules = MulatschakRulesField()
     players = UniqueNamesField(min_length=1)
     dealer = NameField()
@@ -77,14 +78,14 @@ class AuctionRequest(TableIn):
     calls = serializers.ListField(child=CallIn(), max_length=60)
 
 
-class PlayIn(serializers.Serializer):  # type: ignore[type-arg]
+class PlayIn(Shape):
     player = NameField()
     card = CardField()
     hand = serializers.ListField(child=CardField(), required=False, allow_null=True,
                                  default=None, max_length=40)
 
 
-class TrickRequest(serializers.Serializer):  # type: ignore[type-arg]
+class TrickRequest(Shape):
     rules = MulatschakRulesField()
     trump = StrictCharField(max_length=20)
     plays = serializers.ListField(child=PlayIn(), min_length=1, max_length=MAX_PLAYERS)
@@ -93,29 +94,29 @@ class TrickRequest(serializers.Serializer):  # type: ignore[type-arg]
 # --- outputs (documentation) -----------------------------------------------------
 
 
-class ViolationOut(serializers.Serializer):  # type: ignore[type-arg]
+class ViolationOut(Shape):
     code = serializers.CharField()
     player = serializers.CharField(required=False)
     message = serializers.CharField()
     params = serializers.DictField(required=False)
 
 
-class ViolationsOut(serializers.Serializer):  # type: ignore[type-arg]
+class ViolationsOut(Shape):
     legal = serializers.BooleanField()
     violations = ViolationOut(many=True)
 
 
-class ErrorOut(serializers.Serializer):  # type: ignore[type-arg]
+class ErrorOut(Shape):
     detail = serializers.CharField()
     errors = serializers.DictField(required=False)
 
 
-class ExchangeTotalsOut(serializers.Serializer):  # type: ignore[type-arg]
+class ExchangeTotalsOut(Shape):
     drawn = serializers.IntegerField(help_text="cards drawn from the talon by all exchanges")
     talon = serializers.IntegerField(help_text="pack size − 5 × active players")
 
 
-class DealOut(serializers.Serializer):  # type: ignore[type-arg]
+class DealOut(Shape):
     legal = serializers.BooleanField()
     multiplier = serializers.IntegerField()
     factors = serializers.ListField(child=serializers.CharField())
@@ -133,7 +134,7 @@ class DealOut(serializers.Serializer):  # type: ignore[type-arg]
     exchange_totals = ExchangeTotalsOut(required=False)
 
 
-class AuctionOut(serializers.Serializer):  # type: ignore[type-arg]
+class AuctionOut(Shape):
     legal = serializers.BooleanField()
     declarer = serializers.CharField(allow_null=True)
     bid = serializers.IntegerField(allow_null=True)
@@ -141,7 +142,7 @@ class AuctionOut(serializers.Serializer):  # type: ignore[type-arg]
     sitting_out = serializers.CharField(allow_null=True)
 
 
-class TrickOut(serializers.Serializer):  # type: ignore[type-arg]
+class TrickOut(Shape):
     legal = serializers.BooleanField()
     winner = serializers.CharField(allow_null=True)
     winning_card = serializers.CharField(allow_null=True)
@@ -152,21 +153,21 @@ class TrickViolationsOut(ViolationsOut):
     winning_card = serializers.CharField(allow_null=True, required=False)
 
 
-class PresetOut(serializers.Serializer):  # type: ignore[type-arg]
+class PresetOut(Shape):
     game = serializers.CharField()
     name = serializers.CharField()
     title = serializers.CharField()
     params = serializers.DictField()
 
 
-class RulesOut(serializers.Serializer):  # type: ignore[type-arg]
+class RulesOut(Shape):
     presets = PresetOut(many=True)
 
 
 # --- Mura and Müller Matz ---------------------------------------------------------
 
 
-class MuraDealRequest(serializers.Serializer):  # type: ignore[type-arg]
+class MuraDealRequest(Shape):
     """Counts (``tricks`` and ``figures``) or, instead of both, ``trick_cards``."""
 
     players = UniqueNamesField(min_length=1)
@@ -181,14 +182,14 @@ class MuraDealRequest(serializers.Serializer):  # type: ignore[type-arg]
         return counts_or_cards(attrs)
 
 
-class MuraResultOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraResultOut(Shape):
     tricks = serializers.IntegerField()
     figures = serializers.IntegerField()
     mura = serializers.IntegerField()
     zero = serializers.BooleanField()
 
 
-class MuraTrickOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraTrickOut(Shape):
     number = serializers.IntegerField()
     leader = serializers.CharField()
     winner = serializers.CharField(allow_null=True)
@@ -196,18 +197,18 @@ class MuraTrickOut(serializers.Serializer):  # type: ignore[type-arg]
     figures = serializers.IntegerField()
 
 
-class MuraDealOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraDealOut(Shape):
     legal = serializers.BooleanField()
     results = serializers.DictField(child=MuraResultOut())
     tricks = MuraTrickOut(many=True, required=False)
 
 
-class PenaltyIn(serializers.Serializer):  # type: ignore[type-arg]
+class PenaltyIn(Shape):
     mura = StrictIntegerField(min_value=0, max_value=10**9)
     zeros = StrictIntegerField(min_value=0, max_value=10**9)
 
 
-class SettleRequest(serializers.Serializer):  # type: ignore[type-arg]
+class SettleRequest(Shape):
     stake = StrictCharField(max_length=40, help_text="a decimal string like '0.50'")
     currency = StrictCharField(max_length=3, min_length=3, help_text="ISO 4217, e.g. EUR")
     penalties = serializers.DictField(child=PenaltyIn())
@@ -222,7 +223,7 @@ class SettleRequest(serializers.Serializer):  # type: ignore[type-arg]
         return value
 
 
-class TransferOut(serializers.Serializer):  # type: ignore[type-arg]
+class TransferOut(Shape):
     # "from" is a Python keyword: declared through the fields mapping below.
     to = serializers.CharField()
     amount = serializers.CharField()
@@ -233,7 +234,7 @@ class TransferOut(serializers.Serializer):  # type: ignore[type-arg]
         return fields
 
 
-class SettleOut(serializers.Serializer):  # type: ignore[type-arg]
+class SettleOut(Shape):
     currency = serializers.CharField()
     stake = serializers.CharField()
     balances = serializers.DictField(child=serializers.CharField())
@@ -241,14 +242,14 @@ class SettleOut(serializers.Serializer):  # type: ignore[type-arg]
     transfers = TransferOut(many=True)
 
 
-class BeatRequest(serializers.Serializer):  # type: ignore[type-arg]
+class BeatRequest(Shape):
     trump = serializers.ChoiceField(["clubs", "diamonds", "hearts", "spades"])
     life = StrictIntegerField(min_value=1, max_value=2)
     attack = CardField()
     defense = CardField()
 
 
-class BeatOut(serializers.Serializer):  # type: ignore[type-arg]
+class BeatOut(Shape):
     legal = serializers.BooleanField()
     reason = serializers.CharField()
     reason_code = serializers.CharField()
@@ -261,7 +262,7 @@ FRENCH_SUITS = ["clubs", "diamonds", "hearts", "spades"]
 MAX_CARDS = 104
 
 
-class HandRequest(serializers.Serializer):  # type: ignore[type-arg]
+class HandRequest(Shape):
     rules = MullerMatzRulesField(required=False)
     trump = serializers.ChoiceField(FRENCH_SUITS)
     hand = serializers.ListField(child=CardField(), max_length=MAX_CARDS)
@@ -270,7 +271,7 @@ class HandRequest(serializers.Serializer):  # type: ignore[type-arg]
     turned_up = CardField(required=False, allow_null=True, default=None)
 
 
-class HandOut(serializers.Serializer):  # type: ignore[type-arg]
+class HandOut(Shape):
     draw = serializers.IntegerField()
     may_swap = serializers.BooleanField()
     swap_card = serializers.CharField(allow_null=True)
@@ -278,7 +279,7 @@ class HandOut(serializers.Serializer):  # type: ignore[type-arg]
     sleep_cards = serializers.IntegerField()
 
 
-class PileActionIn(serializers.Serializer):  # type: ignore[type-arg]
+class PileActionIn(Shape):
     """A card played, or ``"pick_up": true``: exactly one of them."""
 
     player = NameField()
@@ -303,7 +304,7 @@ class HandsField(serializers.DictField):
         return dict(super().to_internal_value(data))
 
 
-class PileRequest(serializers.Serializer):  # type: ignore[type-arg]
+class PileRequest(Shape):
     rules = MullerMatzRulesField(required=False)
     trump = serializers.ChoiceField(FRENCH_SUITS)
     players = UniqueNamesField(min_length=2, help_text="those holding cards, in order of play")
@@ -311,7 +312,7 @@ class PileRequest(serializers.Serializer):  # type: ignore[type-arg]
     hands = HandsField(required=False, allow_null=True, default=None)
 
 
-class PileOut(serializers.Serializer):  # type: ignore[type-arg]
+class PileOut(Shape):
     legal = serializers.BooleanField()
     pile = serializers.ListField(child=serializers.CharField())
     complete = serializers.BooleanField()

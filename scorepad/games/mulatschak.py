@@ -44,6 +44,7 @@ from ..fields import (
     CallField,
     CountsField,
     NameField,
+    Shape,
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
@@ -79,7 +80,7 @@ def session_rules(session: Session) -> MulatschakRules:
 # --- the deal's shape (the referee API's deal object; the services check it with this) ------
 
 
-class CallIn(serializers.Serializer):  # type: ignore[type-arg]
+class CallIn(Shape):
     player = NameField()
     call = CallField()
 
@@ -140,7 +141,7 @@ class ExchangesField(serializers.Field):  # type: ignore[type-arg]
         return {name: exchange_to_dict(x) for name, x in value.items()}
 
 
-class DealIn(serializers.Serializer):  # type: ignore[type-arg]
+class DealIn(Shape):
     kind = serializers.ChoiceField(["played", "collapsed", "passed"], default="played")
     knocked = StrictBooleanField(default=False)
     declarer = NameField(required=False, allow_null=True)
@@ -394,13 +395,13 @@ def settlement_details(session: Session, names: Names) -> dict[str, Any]:
 # --- the API's output ----------------------------------------------------------------------
 
 
-class MulatschakGameOut(serializers.Serializer):  # type: ignore[type-arg]
+class MulatschakGameOut(Shape):
     number = serializers.IntegerField()
     final_scores = serializers.DictField(child=serializers.IntegerField())
     winners = serializers.ListField(child=serializers.CharField())
 
 
-class MulatschakScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
+class MulatschakScoreboardOut(Shape):
     game_number = serializers.IntegerField()
     scores = serializers.DictField(child=serializers.IntegerField())
     next_dealer = serializers.CharField()
@@ -450,7 +451,7 @@ class MulatschakStoredDealOut(AsStored):
     trump_delayed = serializers.BooleanField(required=False, help_text="only when true")
 
 
-class MulatschakSessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
+class MulatschakSessionDealOut(Shape):
     number = serializers.IntegerField()
     version = serializers.IntegerField()
     kind = serializers.CharField()
@@ -471,18 +472,18 @@ class MulatschakSessionDealOut(serializers.Serializer):  # type: ignore[type-arg
     updated_at = utc_datetime()
 
 
-class MulatschakSettlementOut(serializers.Serializer):  # type: ignore[type-arg]
+class MulatschakSettlementOut(Shape):
     games = serializers.IntegerField(required=False, help_text="games finished (with a stake)")
 
 
-class BidStatsOut(serializers.Serializer):  # type: ignore[type-arg]
+class BidStatsOut(Shape):
     declared = serializers.IntegerField()
     made = serializers.IntegerField()
     fallen = serializers.IntegerField()
     rate = serializers.FloatField(allow_null=True)
 
 
-class MulatschakStatsOut(serializers.Serializer):  # type: ignore[type-arg]
+class MulatschakStatsOut(Shape):
     sessions = serializers.IntegerField()
     games = serializers.IntegerField()
     wins = serializers.IntegerField()

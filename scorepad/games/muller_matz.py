@@ -20,7 +20,7 @@ from referee.money import transfer_plan
 from referee.muller_matz import check_result, muller_matz_rules, packs_for
 
 from ..errors import InputError
-from ..fields import AsStored, NameField, utc_datetime
+from ..fields import AsStored, NameField, Shape, utc_datetime
 from ..loaded import Loaded, Names, SessionRecord
 from ..messages import violation_message
 from .base import GameRules, JsonReplayer, Money, mode_of, rate, stake_of, tallied
@@ -35,7 +35,7 @@ TITLE = "Müller Matz"
 # --- the game's shape (the API takes it as it is; the services check it with this) --------
 
 
-class MatzSessionDealIn(serializers.Serializer):  # type: ignore[type-arg]
+class MatzSessionDealIn(Shape):
     """A Müller Matz game: the whole finishing order, or only the loser."""
 
     finish_order = serializers.ListField(child=NameField(), required=False, max_length=12)
@@ -125,7 +125,7 @@ def settlement_details(session: Session, names: Names) -> dict[str, Any]:
 # --- the API's output ----------------------------------------------------------------------
 
 
-class MatzScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
+class MatzScoreboardOut(Shape):
     losses = serializers.DictField(child=serializers.IntegerField())
     games_played = serializers.IntegerField()
     packs = serializers.IntegerField(help_text="packs of cards needed at this table")
@@ -141,14 +141,14 @@ class MatzStoredDealOut(AsStored):
     loser = serializers.CharField(required=False)
 
 
-class MatzGameResultOut(serializers.Serializer):  # type: ignore[type-arg]
+class MatzGameResultOut(Shape):
     loser = serializers.CharField()
     order = serializers.ListField(child=serializers.CharField())
     game_number = serializers.IntegerField()
     losses_after = serializers.DictField(child=serializers.IntegerField())
 
 
-class MatzSessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
+class MatzSessionDealOut(Shape):
     number = serializers.IntegerField()
     version = serializers.IntegerField()
     kind = serializers.CharField(help_text="order or loser")
@@ -158,11 +158,11 @@ class MatzSessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
     updated_at = utc_datetime()
 
 
-class MatzSettlementOut(serializers.Serializer):  # type: ignore[type-arg]
+class MatzSettlementOut(Shape):
     """Nothing beyond the balances, pairs and transfers."""
 
 
-class MatzStatsOut(serializers.Serializer):  # type: ignore[type-arg]
+class MatzStatsOut(Shape):
     sessions = serializers.IntegerField()
     games = serializers.IntegerField()
     wins = serializers.IntegerField()

@@ -23,7 +23,15 @@ from referee.violations import RuleError
 
 from ..cardnames import card_name, pack_choices
 from ..errors import InputError
-from ..fields import MAX_PLAYERS, AsStored, CardField, CountsField, NameField, utc_datetime
+from ..fields import (
+    MAX_PLAYERS,
+    AsStored,
+    CardField,
+    CountsField,
+    NameField,
+    Shape,
+    utc_datetime,
+)
 from ..ids import parse_count
 from ..loaded import Loaded, Names, SessionRecord
 from ..messages import card_violation_message, input_error_message, violation_message
@@ -62,7 +70,7 @@ def zeros_per_mura(session: Session) -> int:
 # --- the deal's shape (the API takes it as it is; the services check it with this) --------
 
 
-class MuraTrickIn(serializers.Serializer):  # type: ignore[type-arg]
+class MuraTrickIn(Shape):
     leader = NameField()
     cards = serializers.DictField(child=CardField())
 
@@ -88,7 +96,7 @@ def counts_or_cards(attrs: dict[str, Any]) -> dict[str, Any]:
     return attrs
 
 
-class MuraSessionDealIn(serializers.Serializer):  # type: ignore[type-arg]
+class MuraSessionDealIn(Shape):
     """A Mura deal: tricks and figures per player, or instead ``trick_cards``."""
 
     tricks = CountsField(minimum=-99, required=False)
@@ -199,7 +207,7 @@ def settlement_details(session: Session, names: Names) -> dict[str, Any]:
 # --- the API's output ----------------------------------------------------------------------
 
 
-class MuraScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraScoreboardOut(Shape):
     mura = serializers.DictField(child=serializers.IntegerField())
     zeros = serializers.DictField(child=serializers.IntegerField())
     zeros_to_next_mura = serializers.DictField(child=serializers.IntegerField())
@@ -212,21 +220,21 @@ class MuraScoreboardOut(serializers.Serializer):  # type: ignore[type-arg]
                                      help_text='every player, "0.00" without a stake')
 
 
-class MuraPlayerResultOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraPlayerResultOut(Shape):
     tricks = serializers.IntegerField()
     figures = serializers.IntegerField()
     mura = serializers.IntegerField()
     zero = serializers.BooleanField()
 
 
-class MuraDealResultOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraDealResultOut(Shape):
     dealer = serializers.CharField()
     results = serializers.DictField(child=MuraPlayerResultOut())
     mura_after = serializers.DictField(child=serializers.IntegerField())
     zeros_after = serializers.DictField(child=serializers.IntegerField())
 
 
-class MuraStoredTrickOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraStoredTrickOut(Shape):
     leader = serializers.CharField()
     cards = serializers.DictField(child=serializers.CharField())
 
@@ -240,7 +248,7 @@ class MuraStoredDealOut(AsStored):
         "dealer (RULES §3.1); deals recorded before carry no such mark")
 
 
-class MuraSessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraSessionDealOut(Shape):
     number = serializers.IntegerField()
     version = serializers.IntegerField()
     kind = serializers.CharField(help_text="counts or cards")
@@ -250,18 +258,18 @@ class MuraSessionDealOut(serializers.Serializer):  # type: ignore[type-arg]
     updated_at = utc_datetime()
 
 
-class MuraPenaltyOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraPenaltyOut(Shape):
     mura = serializers.IntegerField()
     zeros = serializers.IntegerField()
 
 
-class MuraSettlementOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraSettlementOut(Shape):
     penalties = serializers.DictField(child=MuraPenaltyOut(), required=False,
                                       help_text="with a stake")
     zeros_per_mura = serializers.IntegerField(required=False, help_text="with a stake")
 
 
-class MuraStatsOut(serializers.Serializer):  # type: ignore[type-arg]
+class MuraStatsOut(Shape):
     sessions = serializers.IntegerField()
     deals = serializers.IntegerField()
     mura = serializers.IntegerField()
