@@ -155,6 +155,7 @@ def seed_session(deals: int, label: str = "bench") -> Seeded:
              for n, (data, _result) in enumerate(built, start=1)],
             batch_size=1000,
         )
+        services.finished_games_write(session, (result for _data, result in built))
         Session.objects.filter(pk=session.pk).update(state=state, version=len(built))
     session.refresh_from_db()
     token = Token.objects.create(user=user).key

@@ -493,6 +493,7 @@ def _replay_deals(session: Session, deals: list[Any], path: str, problems: _Prob
     for row, (created, updated) in zip(created_rows, times, strict=True):
         row.created_at, row.updated_at = created, updated
     Deal.objects.bulk_update(created_rows, ["created_at", "updated_at"], batch_size=500)
+    services.finished_games_write(session, (row.result for row in rows))
     Session.objects.filter(pk=session.pk).update(state=state)
 
 

@@ -171,6 +171,30 @@ class Deal(models.Model):
         return f"deal {self.number} of session {self.session_id}"
 
 
+class FinishedGame(models.Model):
+    """A game that a deal ended (Mulatschak): its number, final scores and winners (player
+    ids), as the ending deal's result says. The session's running state lists only the
+    most recent of them (and how many there are), so that recording a deal reads and
+    writes the same few hundred bytes at deal 10 and at deal 10,000; older pages of the
+    scoreboard and the money read them here. Written with the deal that ends the game,
+    written again by every replay."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE,
+                                related_name="finished_games")
+    number = models.PositiveIntegerField()
+    #: {"number", "final_scores", "winners"}, by player id (the game module's shape).
+    summary = models.JSONField()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="one_row_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.number} of session {self.session_id}"
+
+
 class DealEvent(models.Model):
     """Append-only history: every change to a session's deals, who, when, before, after."""
 

@@ -13,7 +13,6 @@ differs between games is asked of the session's game module (``scorepad.games``)
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
@@ -21,17 +20,15 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, connection, transaction
-from django.db.models import F, JSONField, OuterRef, Subquery
-from django.db.models.expressions import RawSQL
-from django.http import Http404
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from rest_framework.exceptions import ValidationError as FieldValidationError
 
 from referee.money import parse_stake
 from referee.violations import RuleError
 
-from . import caching, fastpoll, games
+from . import caching, dealwrite, fastpoll, games
 from .access import WRITE, check_role
 from .errors import (
     Conflict,
@@ -45,11 +42,12 @@ from .errors import (
     flatten,
 )
 from .fields import StrictIntegerField
-from .games.base import named_transfer, stake_of
+from .games.base import RECENT_GAMES, named_transfer, stake_of
 from .loaded import Loaded, Names, last_number
 from .models import (
     Deal,
     DealEvent,
+    FinishedGame,
     Group,
     Invite,
     Membership,
@@ -430,41 +428,6 @@ def _checked(loaded: Loaded, data: object, **guards: object) -> dict[str, Any]:
     return game.normalize(loaded.names.deal_ids(deal))
 
 
-def _locked_for_deal(session_id: int, user: Any = None) -> Session:
-    """The session row locked for a new deal, with the number of its last deal
-    (``last_number``) and, given a ``user``, their role in its group (``asker_role``):
-    one ``SELECT … FOR UPDATE`` (SQLite's IMMEDIATE transactions take turns instead)."""
-    last = Deal.objects.filter(session_id=OuterRef("pk")).order_by("-number").values(
-        "number")[:1]
-    rows = Session.objects.select_for_update().filter(pk=session_id).annotate(
-        last_number=Subquery(last))
-    rows = _without_games(rows)
-    if user is not None:
-        role = Membership.objects.filter(group_id=OuterRef("group_id"),
-                                         user_id=getattr(user, "pk", None)).values("role")[:1]
-        rows = rows.annotate(asker_role=Subquery(role))
-    # A writer that waited for the lock gets the row as the previous writer left it, but
-    # the subqueries still see the database as it was when the statement began (READ
-    # COMMITTED): their own read of the version tells, and then the row is read again,
-    # the lock held (a second statement only when two phones saved at the same moment).
-    seen = Session.objects.filter(pk=OuterRef("pk")).values("version")[:1]
-    rows = rows.annotate(seen_version=Subquery(seen))
-    found = rows.first()
-    if found is None:
-        raise Http404
-    if found.seen_version != found.version:  # type: ignore[attr-defined]
-        found = rows.first()
-        assert found is not None  # locked: nobody removed it meanwhile
-    _whole_if_no_games(found)
-    return found
-
-
-def _whole_if_no_games(row: Session) -> None:
-    """A game that keeps no list of finished games: its state was read whole."""
-    if hasattr(row, "lean_state") and row.games_total is None:  # type: ignore[attr-defined]
-        row.state = row.lean_state  # type: ignore[attr-defined]
-
-
 def deal_record(
     *, session: Session | Loaded | int, user: Any, data: object, number: Any = None
 ) -> Deal:
@@ -474,9 +437,9 @@ def deal_record(
 
     ``session`` may be the session's id: then the user's right to record (an editor or
     owner of its group; 404 for others, 403 for viewers) is checked on the locked row,
-    in the same statement that locks it. The write is then four statements: the locking
-    read (session, role, last number), the deal, the session's new state, the history
-    row; the seats come from the shared cache (scorepad.caching)."""
+    read in the same statement that locks it. The write is then two statements between
+    ``BEGIN`` and ``COMMIT`` on PostgreSQL (scorepad.dealwrite); the seats come from the
+    shared cache (scorepad.caching)."""
     if isinstance(session, int):
         stored = None
     else:
@@ -484,101 +447,26 @@ def deal_record(
         stored = _checked(loaded, data, number=number)
     with transaction.atomic():
         if stored is None:
-            row_session = _locked_for_deal(int(session), user)  # type: ignore[arg-type]
-            check_role(getattr(row_session, "asker_role", None), WRITE)
+            row_session = dealwrite.locked(int(session), user)  # type: ignore[arg-type]
+            check_role(row_session.asker_role, WRITE)  # type: ignore[attr-defined]
             loaded = Loaded(row_session)
             stored = _checked(loaded, data, number=number)
         else:
-            row_session = _locked_for_deal(loaded.session.pk)
+            row_session = dealwrite.locked(loaded.session.pk)
         game = games.of(row_session)
         _check_open(row_session)
         expected = int(row_session.last_number or 0) + 1  # type: ignore[attr-defined]
         if number is not None and number != expected:
             raise Conflict("number_taken", number=number, expected=expected)
-        lean = _lean(row_session)
         try:
-            result, new_state = game.apply(
-                row_session, loaded.seats,
-                row_session.lean_state if lean else row_session.state,  # type: ignore[attr-defined]
-                stored)
+            result, new_state = game.apply(row_session, loaded.seats, row_session.state,
+                                           stored)
         except RulesBroken as e:
             raise RulesBroken(e.violations, expected) from e
-        try:  # no savepoint: a clash leaves this transaction at once, rolled back whole
-            row = Deal.objects.create(
-                session=row_session,
-                number=expected,
-                kind=game.kind(stored),
-                data=stored,
-                result=result,
-                created_by=_user(user),
-            )
-        except IntegrityError as e:
-            raise Conflict("number_taken", number=expected, expected=expected + 1) from e
-        if lean:
-            _bump_lean(row_session, new_state)
-        else:
-            _bump(row_session, new_state)
-        _log(row_session, expected, DealEvent.Action.CREATE, None, row.data, user)
+        row = Deal(session=row_session, number=expected, kind=game.kind(stored), data=stored,
+                   result=result, created_by=_user(user))
+        dealwrite.write(row, new_state, game.finished_game(result))
         return row
-
-
-_STATE = '"scorepad_session"."state"'
-_IS_LIST = f"jsonb_typeof({_STATE}->'games') = 'array'"
-
-
-def _without_games(rows: Any) -> Any:
-    """On PostgreSQL, sessions read without their finished games: the state without them
-    (``lean_state``), how many there are (``games_total``, None if the game keeps no
-    list) and the most recent page of them (``recent_games``); the state itself is read
-    only if asked for (a session with a stake: the money needs every game)."""
-    if connection.vendor != "postgresql":
-        return rows
-    return rows.defer("state").annotate(
-        lean_state=RawSQL(f"CASE WHEN {_IS_LIST} THEN {_STATE} - 'games' ELSE {_STATE} END",
-                          (), output_field=JSONField()),
-        games_total=RawSQL(f"CASE WHEN {_IS_LIST} THEN jsonb_array_length("
-                           f"{_STATE}->'games') END", ()),
-        recent_games=RawSQL(f"jsonb_path_query_array({_STATE}, "
-                            f"'$.games[last - {GAMES_PER_PAGE - 1} to last]')", (),
-                            output_field=JSONField()))
-
-
-def session_for_board(rows: Any) -> Session | None:
-    """The first session of ``rows`` as its scoreboard (page 1 of the games) needs it:
-    on PostgreSQL without the older finished games, so that rendering a new version
-    reads the same few hundred bytes at deal 10 and at deal 10,000."""
-    found = _without_games(rows).first()
-    if found is not None and _lean(found):
-        found.state = {**found.lean_state, "games": list(found.recent_games)}
-        found.games_in_tail = found.games_total
-    elif found is not None:
-        _whole_if_no_games(found)
-    return found
-
-
-def _lean(row: Session) -> bool:
-    """May this deal be written without reading or writing the session's finished games
-    (PostgreSQL, a state that lists them, and no stake: the money needs them all)?"""
-    return (getattr(row, "games_total", None) is not None and row.stake is None)
-
-
-def _bump_lean(session: Session, state: dict[str, Any]) -> None:
-    """_bump for a state read without its finished games: the games this deal finished
-    (if any) are appended to the list in the database, which never leaves it. The row
-    keeps the most recent page of games (and how many there are, ``games_in_tail``) for
-    the scoreboard the deal answers with."""
-    new_games = list(state.pop("games", []))
-    written = RawSQL(f"jsonb_set(%s::jsonb, '{{games}}', {_STATE}->'games' || %s::jsonb)",
-                     (json.dumps(state), json.dumps(new_games)))
-    rows = Session.objects.filter(pk=session.pk, version=session.version).update(
-        state=written, version=F("version") + 1)
-    if rows != 1:
-        raise Conflict("session_changed")
-    session.version += 1
-    recent = list(session.recent_games) + new_games  # type: ignore[attr-defined]
-    session.state = {**state, "games": recent[-GAMES_PER_PAGE:]}
-    session.games_in_tail = session.games_total + len(new_games)  # type: ignore[attr-defined]
-    fastpoll.publish_version(session.pk, session.version)
 
 
 def _replay_all(
@@ -610,7 +498,18 @@ def _save_replay(
             row.result = result
             changed.append(row)
     Deal.objects.bulk_update(changed, ["result"], batch_size=500)
+    finished_games_write(session, (result for _row, result in replayed))
     _bump(session, state)
+
+
+def finished_games_write(session: Session, results: Iterable[Mapping[str, Any]]) -> None:
+    """The session's finished games as these results (every deal's, in order) end them,
+    replacing those there were: after a replay or an import."""
+    game = games.of(session)
+    rows = [FinishedGame(session=session, number=summary["number"], summary=summary)
+            for summary in map(game.finished_game, results) if summary is not None]
+    FinishedGame.objects.filter(session=session).delete()
+    FinishedGame.objects.bulk_create(rows, batch_size=500)
 
 
 def deal_correct(
@@ -686,8 +585,9 @@ def next_number(session: Session | Loaded) -> int:
 
 
 #: Finished games per page of a scoreboard (``games_page``): the scoreboard, and the
-#: answer of every deal, carries the most recent ones, whatever the session's length.
-GAMES_PER_PAGE = 20
+#: answer of every deal, carries the most recent ones (those the running state lists),
+#: whatever the session's length.
+GAMES_PER_PAGE = RECENT_GAMES
 
 
 def games_page_of(value: object) -> int:
@@ -711,36 +611,32 @@ def _games_slice(total: int, page: int) -> slice:
     return slice(max(end - GAMES_PER_PAGE, 0), end)
 
 
-def _page_games(board: dict[str, Any], page: int, total: int | None = None) -> None:
-    """Keep one page of the board's finished games (``total``: how many there are, when
-    the board was built from that page alone)."""
-    finished = board.get("games")
-    if not isinstance(finished, list):
-        return
+def _page_games(board: dict[str, Any], page: int, total: int | None) -> None:
+    """Say which page of the finished games the board lists (``total``: how many there
+    are; None: the game keeps no list of them)."""
     if total is None:
-        total = len(finished)
-        board["games"] = finished[_games_slice(total, page)]
+        return
     board["games_total"] = total
     board["games_page"] = page
     board["games_pages"] = max(1, -(-total // GAMES_PER_PAGE))
 
 
 def _with_games_page(session: Session, page: int) -> tuple[Session, int | None]:
-    """The session as the board should read it: its state with one page of the finished
-    games, so that building the board costs the same however long the evening; and how
+    """The session as the board should read it: its state lists the most recent finished
+    games (page 1); another page reads its games from their rows (one query). And how
     many games there are (None: the game keeps no list of them)."""
     state = session.state if isinstance(session.state, dict) else {}
-    finished = state.get("games")
-    if not isinstance(finished, list):
+    total = state.get("games_total")
+    if total is None:
         return session, None
+    if page == 1:
+        return session, int(total)
     import copy
 
-    total = getattr(session, "games_in_tail", None)
-    if total is not None and page == 1:  # a lean write's row: the most recent page only
-        return session, int(total)
     view = copy.copy(session)
-    view.state = {**state, "games": finished[_games_slice(len(finished), page)]}
-    return view, len(finished)
+    page_rows = session.finished_games.order_by("number")[_games_slice(int(total), page)]
+    view.state = {**state, "games": list(page_rows.values_list("summary", flat=True))}
+    return view, int(total)
 
 
 def scoreboard(session: Session | Loaded, names: Names | None = None,

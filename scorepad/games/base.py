@@ -22,6 +22,11 @@ if TYPE_CHECKING:
     from ..models import Session
 
 
+#: The finished games a session's running state lists (the most recent; the scoreboard
+#: shows them as its first page). All of them are rows of their own (FinishedGame).
+RECENT_GAMES = 20
+
+
 @dataclass(frozen=True)
 class GameRules:
     """The frozen rules of a new session: preset name, every parameter, seats allowed."""

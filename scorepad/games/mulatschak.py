@@ -54,7 +54,16 @@ from ..fields import (
 from ..ids import parse_count
 from ..loaded import Loaded, Names, SessionRecord
 from ..messages import FACTOR_LABELS, input_error_message, reason_label, violation_message
-from .base import GameRules, Money, inferred, rate, stake_of, step, stepped_count
+from .base import (
+    RECENT_GAMES,
+    GameRules,
+    Money,
+    inferred,
+    rate,
+    stake_of,
+    step,
+    stepped_count,
+)
 
 if TYPE_CHECKING:
     from ..models import Deal, Session
@@ -211,7 +220,21 @@ def rules(preset: str | None, overrides: Mapping[str, object] | None) -> GameRul
     return GameRules(frozen.name, frozen.as_params(), frozen.players_min, frozen.players_max)
 
 
-def state_to_json(state: SessionState) -> dict[str, Any]:
+def game_json(game: GameSummary) -> dict[str, Any]:
+    return {"number": game.number, "final_scores": dict(game.final_scores),
+            "winners": list(game.winners)}
+
+
+def state_to_json(state: SessionState, before: Mapping[str, Any] | None = None
+                  ) -> dict[str, Any]:
+    """The state as stored: every finished game has a row of its own (FinishedGame); the
+    state lists the most recent ``RECENT_GAMES`` and counts them all (``games_total``).
+    ``before``: the stored state ``state`` was played on (its games only the new ones)."""
+    finished = [game_json(g) for g in state.games]
+    total = len(finished)
+    if before is not None:
+        total += int(before.get("games_total", 0))
+        finished = list(before.get("games", [])) + finished
     return {
         "game_number": state.game_number,
         "scores": dict(state.scores),
@@ -220,16 +243,16 @@ def state_to_json(state: SessionState) -> dict[str, Any]:
         "previous_stayed_home": sorted(state.previous_stayed_home),
         "game_over": state.game_over,
         "winners": list(state.winners),
-        "games": [
-            {"number": g.number, "final_scores": dict(g.final_scores), "winners": list(g.winners)}
-            for g in state.games
-        ],
+        "games": finished[-RECENT_GAMES:],
+        "games_total": total,
         "deals": state.deals,
         "knocks": state.knocks,
     }
 
 
 def state_from_json(data: Mapping[str, Any]) -> SessionState:
+    """The referee's state of a stored one, without the finished games (the referee only
+    appends to them; the new ones are what a deal adds)."""
     return SessionState(
         game_number=data["game_number"],
         scores=dict(data["scores"]),
@@ -238,10 +261,6 @@ def state_from_json(data: Mapping[str, Any]) -> SessionState:
         previous_stayed_home=frozenset(data["previous_stayed_home"]),
         game_over=data["game_over"],
         winners=tuple(data["winners"]),
-        games=tuple(
-            GameSummary(g["number"], dict(g["final_scores"]), tuple(g["winners"]))
-            for g in data["games"]
-        ),
         deals=data["deals"],
         knocks=data.get("knocks", 0),  # states stored before knocks carried over have none
     )
@@ -291,23 +310,25 @@ def kind(data: Mapping[str, Any]) -> str:
 
 def apply(session: Session, seats: Sequence[str], state: Mapping[str, Any],
           data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    # The finished games only ever get appended to: keep them out of the round trip,
-    # so that recording a deal costs the same however many games the session has.
-    games = list(state.get("games", []))
     try:
-        outcome, new = session_apply(session_rules(session), seats,
-                                     state_from_json({**state, "games": []}), _deal(data))
+        outcome, new = session_apply(session_rules(session), seats, state_from_json(state),
+                                     _deal(data))
     except IllegalDeal as e:
         raise RulesBroken(e.violations) from e
-    new_json = state_to_json(new)
-    new_json["games"] = games + new_json["games"]
-    return outcome_to_json(outcome), new_json
+    return outcome_to_json(outcome), state_to_json(new, state)
+
+
+def finished_game(result: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The game a deal's result ended (its FinishedGame summary), if it ended one."""
+    if not result.get("game_over"):
+        return None
+    return {"number": result["game_number"], "final_scores": dict(result["scores_after"]),
+            "winners": list(result.get("winners", []))}
 
 
 class Replayer:
-    """Replays deals on the referee's own state, converting to JSON only at the end: the
-    state lists every finished game, so a JSON round trip per deal would make a
-    correction cost grow with the square of the session's length."""
+    """Replays deals on the referee's own state (it collects every finished game),
+    converting to JSON only at the end."""
 
     def __init__(self, session: Session, seats: Sequence[str]) -> None:
         self.rules, self.seats = session_rules(session), seats
@@ -335,7 +356,7 @@ def preview(loaded: Loaded, data: Mapping[str, Any], number: int | None = None) 
     session = loaded.session
     frozen = session_rules(session)
     if number is None:
-        state = state_from_json({**session.state, "games": []})
+        state = state_from_json(session.state)
     else:
         deals = list(session.deals.filter(number__lt=number).order_by("number"))
         state = replay(frozen, loaded.seats, str(session.first_dealer_id),
@@ -349,7 +370,7 @@ BALANCES_ALWAYS = False  # only with a stake
 
 
 def board(session: Session, names: Names) -> dict[str, Any]:
-    state = state_from_json({**session.state, "games": []})  # the games are read as JSON
+    state = state_from_json(session.state)
     frozen = session_rules(session)
     multiplier, factors = pending_multiplier(frozen, state)
     order = names.seats
@@ -369,7 +390,7 @@ def board(session: Session, names: Names) -> dict[str, Any]:
                 "final_scores": {names.to_name(p): g["final_scores"][p] for p in order},
                 "winners": [names.to_name(p) for p in g["winners"]],
             }
-            for g in session.state.get("games", [])
+            for g in session.state.get("games", [])  # the most recent (services pages them)
         ],
         "deals": state.deals,
     }
@@ -380,7 +401,7 @@ def money(session: Session, order: Sequence[str]) -> Money:
     times the stake (tied winners share it)."""
     stake, currency = stake_of(session), session.currency
     payments = [
-        pay for g in session.state.get("games", [])
+        pay for g in all_finished_games(session)
         for pay in tally.game_payments(g["final_scores"], g["winners"], stake, currency)
     ]
     balances = tally.balances_of(payments, order, currency)
@@ -388,8 +409,13 @@ def money(session: Session, order: Sequence[str]) -> Money:
                  [t.as_dict() for t in transfer_plan(balances)])
 
 
+def all_finished_games(session: Session) -> list[dict[str, Any]]:
+    """Every game the session finished, oldest first: one query."""
+    return list(session.finished_games.order_by("number").values_list("summary", flat=True))
+
+
 def settlement_details(session: Session, names: Names) -> dict[str, Any]:
-    return {"games": len(session.state.get("games", []))}
+    return {"games": int(session.state.get("games_total", 0))}
 
 
 # --- the API's output ----------------------------------------------------------------------
@@ -950,8 +976,7 @@ def sitting_out_of(loaded: Loaded, number: int | None) -> str | None:
     if not frozen.sits_out(len(loaded.seats)):
         return None
     if number is None:
-        return next_sitting_out(frozen, loaded.seats, state_from_json({**session.state,
-                                                                       "games": []}))
+        return next_sitting_out(frozen, loaded.seats, state_from_json(session.state))
     result = session.deals.filter(number=number).values_list("result", flat=True).first()
     return None if result is None else result.get("dealer")
 

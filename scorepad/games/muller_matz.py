@@ -92,6 +92,11 @@ def apply(session: Session, seats: Sequence[str], state: Mapping[str, Any],
     )
 
 
+def finished_game(result: Mapping[str, Any]) -> dict[str, Any] | None:
+    """No list of finished games is kept for this game."""
+    return None
+
+
 def replayer(session: Session, seats: Sequence[str]) -> JsonReplayer:
     return JsonReplayer(apply, session, seats, start(session, seats))
 

@@ -183,13 +183,6 @@ def _session_page(request: HttpRequest, loaded: Loaded, game: games.Game, role: 
     except Exception:  # the cache is a shortcut
         body = None
     if not isinstance(body, bytes):
-        if "state" in session.get_deferred_fields():  # without the older finished games
-            board_row = services.session_for_board(Session.objects.filter(pk=session.pk))
-            if board_row is not None and "state" not in board_row.get_deferred_fields():
-                session.state = board_row.state
-                tail = getattr(board_row, "games_in_tail", None)
-                if tail is not None:
-                    session.games_in_tail = tail  # type: ignore[attr-defined]
         body = _render_session(request, loaded, game, role, marks=True).content
         with contextlib.suppress(Exception):
             cache.set(key, body, PAGE_SECONDS)

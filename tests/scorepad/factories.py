@@ -80,7 +80,9 @@ def assert_scores_like_a_fresh_replay(session: Session, preset: str) -> list[Dea
     fresh = replay(mulatschak_rules(preset, session.rules), services.Names.of(session).seats,
                    str(session.first_dealer_id), [deal_from_dict(r.data) for r in rows])
     assert fresh.illegal is None
-    assert mulatschak.state_from_json(session.state) == fresh.state
+    assert session.state == mulatschak.state_to_json(fresh.state)
+    assert list(session.finished_games.values_list("summary", flat=True)) == [
+        mulatschak.game_json(g) for g in fresh.state.games]  # a row per finished game
     for row, outcome in zip(rows, fresh.outcomes, strict=True):
         assert row.result == mulatschak.outcome_to_json(outcome)
     return rows

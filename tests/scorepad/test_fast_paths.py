@@ -115,24 +115,19 @@ def test_the_scoreboard_says_how_many_games_there_are(owner, session):
             board["games_pages"]) == ([], 0, 1, 1)
 
 
-def games(n: int) -> dict:
-    return {"games": [{"number": i} for i in range(1, n + 1)]}
+GAME_NUMBERS = list(range(1, 46))
 
 
 def test_the_first_page_holds_the_most_recent_games_oldest_first():
-    board = games(45)
-    services._page_games(board, 1)
-    assert [g["number"] for g in board["games"]] == list(range(26, 46))
-    assert (board["games_total"], board["games_pages"]) == (45, 3)
+    assert GAME_NUMBERS[services._games_slice(45, 1)] == list(range(26, 46))
+    board: dict = {}
+    services._page_games(board, 1, 45)
+    assert (board["games_total"], board["games_page"], board["games_pages"]) == (45, 1, 3)
 
 
 def test_the_last_page_holds_the_first_games_and_beyond_it_nothing():
-    board = games(45)
-    services._page_games(board, 3)
-    assert [g["number"] for g in board["games"]] == list(range(1, 6))
-    board = games(45)
-    services._page_games(board, 4)
-    assert board["games"] == [] and board["games_page"] == 4
+    assert GAME_NUMBERS[services._games_slice(45, 3)] == list(range(1, 6))
+    assert GAME_NUMBERS[services._games_slice(45, 4)] == []
 
 
 # --- the session page, rendered once per version ----------------------------------------
@@ -212,8 +207,12 @@ def test_a_long_evening_of_short_games_keeps_every_game_and_pages_them(owner):
     replay = game_modules.of(session).replayer(session, loaded.seats)
     for deal in session.deals.order_by("number"):
         replay.apply(deal.data)
-    assert session.state == replay.state()  # the database appended exactly the games
-    finished = replay.state()["games"]
+    assert session.state == replay.state()  # the running state a fresh replay leaves
+    game = game_modules.of(session)
+    finished = list(session.finished_games.values_list("summary", flat=True))
+    assert finished == [game.finished_game(d.result) for d in session.deals.all()
+                        if d.result["game_over"]]  # a row per game, written with its deal
+    assert session.state["games"] == finished[-services.GAMES_PER_PAGE:]
     assert len(finished) > services.GAMES_PER_PAGE
     board = answer.json()["scoreboard"]
     assert board["games_total"] == len(finished)

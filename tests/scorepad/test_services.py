@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad import services
+from scorepad import fastpoll, services
 from scorepad.models import Deal, DealEvent, Session
 
 from .factories import (
@@ -199,9 +199,11 @@ def test_a_failure_halfway_through_a_write_leaves_no_trace(table, anna, monkeypa
     def broken(*args, **kwargs):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(DealEvent.objects, "create", broken)
+    # after the rows were written, before the commit (scorepad.dealwrite)
+    monkeypatch.setattr(fastpoll, "publish_version", broken)
     with pytest.raises(RuntimeError):
         record(table, anna, played("Anna", EVEN))
     table.refresh_from_db()
     assert Deal.objects.count() == 0
+    assert DealEvent.objects.count() == 0
     assert table.version == 0 and table.state["deals"] == 0
