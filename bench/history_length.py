@@ -106,7 +106,7 @@ def scenarios(seeded: c.Seeded, repeat: int) -> dict[str, tuple[float, int]]:
         request = RequestFactory().get(page)
         request.LANGUAGE_CODE = "en"  # type: ignore[attr-defined]
         seeded.session.refresh_from_db()
-        return [_page_key(request, seeded.session, "owner")]
+        return [_page_key(request, seeded.session.pk, seeded.session.version, "owner")]
 
     bodies = iter(c.continuation(seeded, repeat + 1))
     deals = f"/api/v1/sessions/{sid}/deals/"

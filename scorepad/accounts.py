@@ -92,8 +92,19 @@ def sessions_end(*, user: Any, keep: str | None = None) -> int:
             ended.append(row.session_key)
     for start in range(0, len(ended), 500):
         LoginSession.objects.filter(session_key__in=ended[start:start + 500]).delete()
+        _forget_sessions(ended[start:start + 500])
     fastpoll.bump(fastpoll.user_key(user.pk))
     return len(ended)
+
+
+def _forget_sessions(keys: list[str]) -> None:
+    """Ended login sessions leave the cache of ``cached_db`` sessions too (settings)."""
+    from django.conf import settings
+    from django.contrib.sessions.backends.cached_db import KEY_PREFIX
+    from django.core.cache import caches
+
+    if settings.SESSION_ENGINE.endswith("cached_db"):
+        caches[settings.SESSION_CACHE_ALIAS].delete_many([KEY_PREFIX + k for k in keys])
 
 
 def token_rotate(*, user: Any) -> str:

@@ -9,6 +9,7 @@ class ScorepadConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import fastpoll
+        from . import caching, fastpoll
 
         fastpoll.connect()
+        caching.connect()

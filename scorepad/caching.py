@@ -10,6 +10,11 @@ entry is kept true.
   entry counts only while the generation is still the current one: a revoked or rotated
   token (its deletion bumps the generation), a password change, a deactivated account or
   a log-out everywhere take effect on the next request, as without the cache.
+- **Logged-in users** (``us:<user id>``): the account a login session names, as read
+  from the database, under the user's access generation of that moment (every change to
+  the account bumps it; a change of ``last_login`` alone forgets the entry). Django's own
+  check of the session against the password hash runs on it as on a user read from the
+  database. The login sessions themselves are Django's ``cached_db`` sessions (settings).
 
 Only used when every process sees the same cache (``fastpoll.shared()``); else every
 answer comes from the database as before.
@@ -65,6 +70,77 @@ def forget_names(session_ids: Any) -> None:
             log.warning("could not forget names", exc_info=True)
 
     fastpoll.after_commit(run)
+
+
+# --- logged-in users --------------------------------------------------------------------
+
+
+def user_key(user_id: object) -> str:
+    return f"us:{user_id}"
+
+
+def session_user(request: Any) -> Any:
+    """``request.user`` for a login session (AuthenticationMiddleware's ``get_user``): the
+    account from the shared cache while its access generation holds, else Django's own
+    answer (from the database), then cached. Whatever Django would refuse (no login, an
+    unknown backend, a session made with another password) is left to Django."""
+    from django.conf import settings
+    from django.contrib import auth
+    from django.utils.crypto import constant_time_compare
+
+    if not fastpoll.shared():
+        return auth.get_user(request)
+    session = request.session
+    user_id = session.get(auth.SESSION_KEY)
+    if user_id is None or session.get(auth.BACKEND_SESSION_KEY) not in \
+            settings.AUTHENTICATION_BACKENDS:
+        return auth.get_user(request)
+    key, generation = user_key(user_id), fastpoll.user_key(user_id)
+    try:
+        got = fastpoll.get_many([key, generation])
+    except Exception:
+        log.warning("could not read the cache", exc_info=True)
+        return auth.get_user(request)
+    entry, current = got.get(key), got.get(generation)
+    if isinstance(entry, tuple) and len(entry) == 2 and current is not None \
+            and entry[0] == str(current):
+        user = entry[1]
+        session_hash = session.get(auth.HASH_SESSION_KEY)
+        if session_hash and constant_time_compare(session_hash, user.get_session_auth_hash()):
+            return user
+    # read under the generation of now: a change committed meanwhile bumps it
+    before = fastpoll.generations(generation)
+    user = auth.get_user(request)
+    if before is not None and user.is_authenticated and str(user.pk) == str(user_id):
+        _set(key, (before[0], user))
+    return user
+
+
+def forget_user(user_id: object) -> None:
+    """After commit, the account is read again: every change to it (a new
+    ``last_login`` too, which ends no grant and so bumps no generation)."""
+    def run() -> None:
+        try:
+            _cache().delete(user_key(user_id))
+        except Exception:
+            log.warning("could not forget a user", exc_info=True)
+
+    fastpoll.after_commit(run)
+
+
+def connect() -> None:
+    """Cached accounts follow their changes (apps.ready)."""
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import post_delete, post_save
+
+    def account_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+        forget_user(instance.pk)
+
+    user_model = get_user_model()
+    post_save.connect(account_changed, sender=user_model, weak=False,
+                      dispatch_uid="caching-user-save")
+    post_delete.connect(account_changed, sender=user_model, weak=False,
+                        dispatch_uid="caching-user-delete")
 
 
 # --- API tokens --------------------------------------------------------------------------

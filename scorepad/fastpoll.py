@@ -90,8 +90,6 @@ def _cache() -> Any:
     return caches["default"]
 
 
-_clients: dict[int, Any] = {}
-
 #: Each process remembers what it read from a shared cache for this long, to answer the
 #: next polls' 304s without a round trip. Less than the 2 s poll interval: a change made
 #: in another process shows at the latest one interval later; an answer with a body
@@ -125,18 +123,13 @@ def forget(key: str) -> None:
 
 
 def get_many(keys: list[str]) -> dict[str, Any]:
-    """The cache's get_many; on Redis from the primary (a replica may lag behind a write)
-    through one client kept per connection pool (Django makes a new client object per
-    call, a quarter of a poll's time)."""
+    """The cache's get_many; on Redis from the primary (a replica may lag behind a write),
+    in one MGET (scorepad.redis_cache keeps one client per server)."""
     backend = _cache()
     if not isinstance(backend, RedisCache):
         return dict(backend.get_many(keys))
     inner = backend._cache
-    pool = inner._get_connection_pool(True)
-    client = _clients.get(id(pool))
-    if client is None or client.connection_pool is not pool:
-        client = _clients[id(pool)] = inner._client(connection_pool=pool)
-    values = client.mget([backend.make_key(k) for k in keys])
+    values = inner.get_client(write=True).mget([backend.make_key(k) for k in keys])
     return {k: inner._serializer.loads(v) for k, v in zip(keys, values, strict=True)
             if v is not None}
 
@@ -441,10 +434,33 @@ def _group_of_key(session_id: int) -> str:
     return f"sg:{session_id}"  # a session's group never changes
 
 
+@dataclass(frozen=True)
+class Member:
+    """A member's session as the cache knows it: its version, the member's role, the
+    group, and the access generations the role was read under (those of now)."""
+
+    version: int
+    role: str
+    group_id: int
+    user_generation: str
+    group_generation: str
+
+    def grant(self, session_id: int, user_id: int, auth: str = "") -> str:
+        """user_grant, from the generations read already."""
+        return signing.dumps(["u", session_id, self.group_id, user_id, self.role,
+                              self.user_generation, self.group_generation, auth], salt=SALT)
+
+
 def check_member(user: Any, session_id: int) -> tuple[int, str] | None:
-    """(version, role) of a logged-in member's session from the cache, while the user's
-    and the group's access generations are those the role was read under; None: ask the
-    database (``remember_member`` afterwards)."""
+    """(version, role) of a logged-in member's session from the cache (``member_of``);
+    None: ask the database (``remember_member`` afterwards)."""
+    found = member_of(user, session_id)
+    return None if found is None else (found.version, found.role)
+
+
+def member_of(user: Any, session_id: int) -> Member | None:
+    """A logged-in member's session from the cache, while the user's and the group's
+    access generations are those the role was read under; None: ask the database."""
     if not shared() or not getattr(user, "is_authenticated", False):
         return None
     keys = [_member_key(user.pk, session_id), user_key(user.pk), _version_key(session_id)]
@@ -471,7 +487,20 @@ def check_member(user: Any, session_id: int) -> tuple[int, str] | None:
     except Exception:
         log.warning("could not read the member cache", exc_info=True)
         return None
-    return int(got[keys[2]]), str(role)
+    return Member(int(got[keys[2]]), str(role), int(group_id), str(user_gen), str(group_gen))
+
+
+def know_group(session_id: int, group_id: int) -> None:
+    """After commit, the cache knows the new session's group (it never changes): the
+    first look at it can already be remembered (``member_generations``)."""
+    def run() -> None:
+        try:
+            _cache().set(_group_of_key(session_id), group_id, None)
+        except Exception:
+            log.warning("could not cache a session's group", exc_info=True)
+
+    if shared():
+        after_commit(run)
 
 
 def member_generations(user: Any, session_id: int) -> Any:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.gzip import GZipMiddleware
 from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 
@@ -95,3 +97,14 @@ class DatabaseUnavailableMiddleware:
         if isinstance(exception, UNAVAILABLE):
             return database_unavailable(request)
         return None
+
+
+class CachedAuthenticationMiddleware(AuthenticationMiddleware):
+    """Django's AuthenticationMiddleware with the logged-in account from the shared cache
+    (scorepad.caching.session_user): a page asks no query for its login."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        super().process_request(request)
+        from .caching import session_user
+
+        request.user = SimpleLazyObject(lambda: session_user(request))  # type: ignore[assignment]

@@ -320,6 +320,7 @@ def session_start(
     initial = the_game.start(session, [str(p.pk) for p in players])
     Session.objects.filter(pk=session.pk).update(state=initial)
     session.state = initial
+    fastpoll.know_group(session.pk, group.pk)
     return session
 
 
@@ -698,19 +699,31 @@ def new_token() -> str:
 
 
 def watch_link_create(*, session: Session) -> str:
-    """The session's watch token, made now if it has none."""
+    """The session's watch token, made now if it has none. A new link is a new version
+    of the session (its page shows the link: pages are reused per version)."""
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)
         if not locked.watch_token:
             locked.watch_token = new_token()
-            Session.objects.filter(pk=locked.pk).update(watch_token=locked.watch_token)
-    session.watch_token = locked.watch_token
+            Session.objects.filter(pk=locked.pk).update(watch_token=locked.watch_token,
+                                                        version=F("version") + 1)
+            locked.version += 1
+            fastpoll.publish_version(locked.pk, locked.version)
+    session.watch_token, session.version = locked.watch_token, locked.version
     return str(locked.watch_token)
 
 
 def watch_link_revoke(*, session: Session) -> None:
-    Session.objects.filter(pk=session.pk).update(watch_token=None)
-    session.watch_token = None
+    """The watch link stops working at once; a new version of the session (its page no
+    longer shows the link)."""
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().get(pk=session.pk)
+        if locked.watch_token:
+            Session.objects.filter(pk=locked.pk).update(watch_token=None,
+                                                        version=F("version") + 1)
+            locked.version += 1
+            fastpoll.publish_version(locked.pk, locked.version)
+    session.watch_token, session.version = None, locked.version
     fastpoll.bump(fastpoll.watch_key(session.pk))
 
 

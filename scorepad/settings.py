@@ -83,7 +83,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scorepad.middleware.CachedAuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -154,7 +154,11 @@ else:
 #: May polls trust versions and access generations kept in the cache? Only when every
 #: process sees the same cache: a shared one, or a deployment of one process.
 SCHREIBER_CACHE_SHARED = bool(CACHE_URL) or _flag("SCHREIBER_ONE_PROCESS", DEBUG)
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+#: Login sessions in the database, read through the shared cache when every process sees
+#: it (a page then asks no query for its login; accounts.sessions_end forgets the cached
+#: copies of the sessions it ends).
+SESSION_ENGINE = ("django.contrib.sessions.backends.cached_db" if SCHREIBER_CACHE_SHARED
+                  else "django.contrib.sessions.backends.db")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTHENTICATION_BACKENDS = [

@@ -152,31 +152,68 @@ IDEMPOTENCY_MARK = "__idempotencymark__"
 PAGE_SECONDS = 300
 
 
-def _page_key(request: HttpRequest, session: Session, role: Any) -> str:
+def _page_key(request: HttpRequest, session_id: int, version: int, role: Any) -> str:
     """Whatever the cached page depends on besides the per-request marks: the session
-    and its version (every change to its deals, status or players bumps it), the
-    language, what the role may do, the watch link (made and revoked without a new
-    version), and the address asked for (host for the watch link, query for the mode)."""
-    parts = [str(session.pk), str(session.version), request.LANGUAGE_CODE,
-             "w" if role in WRITERS else "r", fastpoll.token_tag(session.watch_token or ""),
-             request.get_host(), request.get_full_path(),
+    and its version (every change to its deals, status, players or watch link bumps it),
+    the language, what the role may do, and the address asked for (host for the watch
+    link, query for the mode)."""
+    parts = [str(session_id), str(version), request.LANGUAGE_CODE,
+             "w" if role in WRITERS else "r", request.get_host(), request.get_full_path(),
              "x" if getattr(request, "htmx", False) else ""]
     return "page:" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:40]
 
 
-def _session_page(request: HttpRequest, loaded: Loaded, game: games.Game, role: Any
-                  ) -> HttpResponse:
-    """The session page rendered once per version (and language, role, watch link) and
-    reused: each answer only puts in its own CSRF token, idempotency key and poll grant.
-    A page with messages to show is rendered for this request alone."""
+def _reusable(request: HttpRequest) -> bool:
+    """May this request have the page rendered for its version? Not with messages to
+    show (they are rendered for this request alone)."""
     from django.contrib.messages import get_messages
-    from django.core.cache import cache
+
+    return not len(get_messages(request))  # type: ignore[arg-type]
+
+
+def reused_page(request: HttpRequest, session_id: int) -> HttpResponse | None:
+    """The session page as rendered for its version before, without a query: the
+    member's role and the session's version from the shared cache (fastpoll.member_of,
+    kept true by the access generations), the page from the cache; None: render it
+    (``render_session``)."""
+    if (not fastpoll.shared() or htmx_target(request) is not None
+            or htmx_answers.wants_table(request) or not _reusable(request)):
+        return None
+    member = fastpoll.member_of(request.user, session_id)
+    if member is None:
+        return None
+    key = _page_key(request, session_id, member.version, member.role)
+    try:
+        body = fastpoll.get_many([key]).get(key)
+    except Exception:  # the cache is a shortcut
+        return None
+    if not isinstance(body, bytes):
+        return None
+    grant = member.grant(session_id, request.user.pk, fastpoll.auth_tag(request))
+    return _filled(request, body, grant)
+
+
+def _filled(request: HttpRequest, body: bytes, grant: str | None) -> HttpResponse:
+    """A reused page with this answer's CSRF token, idempotency key and poll grant."""
     from django.middleware.csrf import get_token
 
-    if len(get_messages(request)):  # type: ignore[arg-type]
+    body = fastpoll.fill(body, grant).replace(
+        CSRF_MARK.encode(), get_token(request).encode()).replace(
+        IDEMPOTENCY_MARK.encode(), secrets.token_urlsafe(24).encode())
+    return HttpResponse(body, content_type="text/html; charset=utf-8")
+
+
+def _session_page(request: HttpRequest, loaded: Loaded, game: games.Game, role: Any
+                  ) -> HttpResponse:
+    """The session page rendered once per version (and language and role) and reused
+    (``reused_page``): each answer only puts in its own CSRF token, idempotency key and
+    poll grant. A page with messages to show is rendered for this request alone."""
+    from django.core.cache import cache
+
+    if not _reusable(request):
         return _render_session(request, loaded, game, role)
     session = loaded.session
-    key = _page_key(request, session, role)
+    key = _page_key(request, session.pk, session.version, role)
     body = None
     try:
         body = fastpoll.get_many([key]).get(key)
@@ -188,10 +225,7 @@ def _session_page(request: HttpRequest, loaded: Loaded, game: games.Game, role: 
             cache.set(key, body, PAGE_SECONDS)
     grant = fastpoll.user_grant(session.pk, session.group_id, request.user.pk, str(role),
                                 fastpoll.auth_tag(request))
-    body = fastpoll.fill(body, grant).replace(
-        CSRF_MARK.encode(), get_token(request).encode()).replace(
-        IDEMPOTENCY_MARK.encode(), secrets.token_urlsafe(24).encode())
-    return HttpResponse(body, content_type="text/html; charset=utf-8")
+    return _filled(request, body, grant)
 
 
 def again_fields(loaded: Loaded, board: dict[str, Any]) -> list[tuple[str, str]]:

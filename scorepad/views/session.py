@@ -33,7 +33,7 @@ from ..forms import MAX_SEATS, SessionForm
 from ..loaded import Loaded
 from ..messages import PARAMETER_HELP, input_error_message
 from ..models import Membership, Session
-from .common import board_context, board_parts, no_store, render_session
+from .common import board_context, board_parts, no_store, render_session, reused_page
 
 #: House rules that are one of a few words: offered as a choice, not typed.
 RULE_CHOICES = {"pack": MULATSCHAK_PACKS, "muli_fail_mode": MULI_FAIL_MODES,
@@ -132,8 +132,19 @@ def session_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
-    loaded = Loaded.of(session_for(request.user, session_id, READ, without_state=True))
-    return render_session(request, loaded, games.of(loaded.session))
+    """The page as rendered for its version, from the cache without a query when it can
+    be (``reused_page``); else read, rendered and kept, and the member's role cached for
+    the next time (read under the access generations of before the read)."""
+    pk = pk_of(session_id)
+    page = reused_page(request, pk)
+    if page is not None:
+        return page
+    before = fastpoll.member_generations(request.user, pk)
+    loaded = Loaded.of(session_for(request.user, pk, READ, without_state=True))
+    session = loaded.session
+    fastpoll.remember_member(request.user, pk, session.version,
+                             str(getattr(session, "asker_role", "")), session.group_id, before)
+    return render_session(request, loaded, games.of(session))
 
 
 @require_GET

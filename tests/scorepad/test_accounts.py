@@ -499,3 +499,48 @@ def test_guessing_the_old_password_on_the_page_is_throttled_too():
     assert change(OLD) == 429
     anna.refresh_from_db()
     assert anna.check_password(OLD)
+
+
+# --- logins from the cache (scorepad.caching.session_user, cached_db sessions) ----------------
+
+
+def test_a_second_page_asks_no_query_for_its_login(django_assert_num_queries):
+    user("anna")
+    phone = logged_in("anna")
+    assert is_logged_in(phone)  # the account is read once, then cached
+    with django_assert_num_queries(1):  # the groups page's own one
+        assert phone.get("/groups/").status_code == 200
+
+
+@pytest.mark.parametrize("how", ["revoke", "password", "deactivate", "everywhere"])
+def test_a_login_the_cache_knows_ends_at_once(how):
+    anna = user("anna")
+    phone, tablet = logged_in("anna"), logged_in("anna")
+    assert is_logged_in(phone) and is_logged_in(tablet)  # both cached now
+    if how == "revoke":
+        assert api_post("/api/v1/auth/token/revoke", token=token_of(anna)).status_code == 204
+    elif how == "password":
+        phone.post("/accounts/password/", {"old_password": OLD, "new_password1": NEW,
+                                           "new_password2": NEW})
+    elif how == "deactivate":
+        anna.is_active = False
+        anna.save()
+    else:
+        phone.post("/accounts/logout-everywhere")
+    assert not is_logged_in(tablet)
+    assert is_logged_in(phone) is (how == "password")  # the changing phone stays
+
+
+def test_a_login_elsewhere_keeps_this_phone_logged_in_with_its_account_read_again():
+    anna = user("anna")
+    phone = logged_in("anna")
+    assert is_logged_in(phone)
+    logged_in("anna")  # updates last_login: the cached account is read again
+    anna.refresh_from_db()
+    assert is_logged_in(phone)
+    from django.core.cache import cache
+
+    from scorepad.caching import user_key
+
+    assert cache.get(user_key(anna.pk)) is None or \
+        cache.get(user_key(anna.pk))[1].last_login == anna.last_login

@@ -175,11 +175,42 @@ def test_a_viewer_never_gets_the_editors_page(owner, session):
     assert 'name="idempotency_key"' not in page_of(logged_in(bert), session)
 
 
-def test_a_watch_link_made_without_a_new_version_shows_on_the_page(owner, session):
+def test_a_watch_link_made_or_revoked_shows_on_the_reused_page_at_once(owner, session):
     phone = logged_in(owner)
-    assert "/watch/" not in page_of(phone, session)
+    for _ in range(3):  # the page and the role are reused from the cache now
+        assert "/watch/" not in page_of(phone, session)
     token = services.watch_link_create(session=session)
     assert f"/watch/{token}/" in page_of(phone, session)
+    services.watch_link_revoke(session=session)
+    assert "/watch/" not in page_of(phone, session)
+
+
+def test_the_reused_session_page_asks_no_query(owner, session, django_assert_num_queries):
+    phone = logged_in(owner)
+    for _ in range(3):
+        page_of(phone, session)
+    with django_assert_num_queries(0):
+        assert "Deal 1" in page_of(phone, session)
+
+
+def test_a_removed_member_loses_the_reused_session_page_at_once(owner, session):
+    bert = user("bert")
+    member(session.group, bert, "editor")
+    phone = logged_in(bert)
+    for _ in range(3):
+        assert 'name="idempotency_key"' in page_of(phone, session)
+    services.member_set(group=session.group, user=bert, role="viewer", by=owner)
+    assert 'name="idempotency_key"' not in page_of(phone, session)
+    services.member_remove(group=session.group, user=bert, by=owner)
+    assert phone.get(f"/sessions/{session.pk}/").status_code == 404
+
+
+def test_a_logged_out_phone_gets_the_login_page_not_the_reused_one(owner, session):
+    phone = logged_in(owner)
+    for _ in range(3):
+        page_of(phone, session)
+    phone.post("/accounts/logout/")
+    assert phone.get(f"/sessions/{session.pk}/").status_code == 302
 
 
 # --- finished games stay in the database --------------------------------------------------

@@ -28,6 +28,7 @@ pytestmark = pytest.mark.django_db
 def logged_in(anna: Any) -> Client:
     client = Client()
     client.force_login(anna)
+    client.get("/groups/")  # the account is read once, then cached (scorepad.caching)
     return client
 
 

@@ -119,9 +119,13 @@ def test_hashed_static_files_are_compressed_and_cached_for_a_year(tmp_path, sett
 
 
 def test_production_settings_keep_no_state_in_the_app_server():
-    """Sessions and login throttling live in the database; the only cache holds rendered
-    scoreboards under keys that name their version (a stale entry cannot be served)."""
-    assert django_settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
+    """Sessions and login throttling live in the database (sessions read through the
+    cache when every process shares it); the cache holds rendered scoreboards under keys
+    that name their version (a stale entry cannot be served)."""
+    engine = ("django.contrib.sessions.backends.cached_db"
+              if django_settings.SCHREIBER_CACHE_SHARED
+              else "django.contrib.sessions.backends.db")
+    assert engine == django_settings.SESSION_ENGINE
     assert django_settings.AXES_HANDLER == "axes.handlers.database.AxesDatabaseHandler"
     backend = django_settings.CACHES["default"]["BACKEND"]
     assert backend.endswith(("LocMemCache", "RedisCache", "PyMemcacheCache"))
