@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import gzip
+import secrets
+import string
 from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.middleware.gzip import GZipMiddleware
+from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
 from django.template.loader import render_to_string
-from django.utils.cache import add_never_cache_headers
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
@@ -46,14 +49,47 @@ class BodyLimitMiddleware:
 
 
 class PageGZipMiddleware(GZipMiddleware):
-    """gzip for pages (a session page shrinks ~4×, bench/page_weight.py), with Django's
-    BREACH padding. API answers are small JSON and stay uncompressed, as simple clients
-    expect."""
+    """gzip for pages (a session page shrinks ~5×, bench/page_weight.py), with BREACH
+    padding as Django pads. API answers are small JSON and stay uncompressed, as simple
+    clients expect.
+
+    At zlib's level 4 rather than Django's 6: the 32 KB session page of a long evening
+    compresses in 0.09 ms instead of 0.16 ms (a sixth of the whole reused page), 5 %
+    larger (5.6 KB instead of 5.3 KB)."""
+
+    LEVEL = 4
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         if request.path.startswith("/api/"):
             return response
-        return super().process_response(request, response)  # type: ignore[no-any-return]
+        if response.streaming:
+            return super().process_response(request, response)  # type: ignore[no-any-return]
+        if len(response.content) < 200 or response.has_header("Content-Encoding"):
+            return response
+        patch_vary_headers(response, ("Accept-Encoding",))
+        if not re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", "")):
+            return response
+        compressed = gzip_padded(response.content, self.LEVEL, self.max_random_bytes)
+        if len(compressed) >= len(response.content):
+            return response
+        response.content = compressed
+        response.headers["Content-Length"] = str(len(compressed))
+        etag = response.get("ETag")
+        if etag and etag.startswith('"'):  # RFC 9110 8.8.1, as Django does
+            response.headers["ETag"] = "W/" + etag
+        response.headers["Content-Encoding"] = "gzip"
+        return response
+
+
+def gzip_padded(data: bytes, level: int, max_random_bytes: int) -> bytes:
+    """``data`` gzipped at ``level``, with a random file name of 1 to ``max_random_bytes``
+    letters in the header against BREACH (django.utils.text.compress_string's padding)."""
+    compressed = gzip.compress(data, compresslevel=level, mtime=0)
+    header = bytearray(compressed[:10])
+    header[3] = gzip.FNAME
+    name = "".join(secrets.choice(string.ascii_letters)
+                   for _ in range(secrets.randbelow(max_random_bytes) + 1))
+    return bytes(header) + name.encode() + b"\x00" + compressed[10:]
 
 
 #: Seconds a client should wait before trying again while the database is unreachable

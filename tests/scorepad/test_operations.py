@@ -33,6 +33,29 @@ def test_a_compressed_scoreboard_answers_304_to_its_weak_etag(phone, table, anna
     assert again.status_code == 304
 
 
+def test_a_page_is_gzipped_with_breach_padding_and_reads_back_whole(phone, table, anna):
+    import gzip
+
+    plain = phone.get(f"/sessions/{table.pk}/board").content
+    names = set()
+    for _ in range(5):
+        packed = phone.get(f"/sessions/{table.pk}/board", HTTP_ACCEPT_ENCODING="gzip")
+        assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+        assert int(packed["Content-Length"]) == len(packed.content) < len(plain)
+        assert gzip.decompress(packed.content) == plain
+        header = packed.content
+        assert header[3] & gzip.FNAME  # a random file name pads the length (BREACH)
+        names.add(header[10:header.index(b"\x00", 10)])
+    assert len(names) > 1
+
+
+def test_api_answers_stay_uncompressed(table, anna):
+    api = Client()
+    api.force_login(anna)
+    answer = api.get(f"/api/v1/sessions/{table.pk}/", HTTP_ACCEPT_ENCODING="gzip")
+    assert answer.status_code == 200 and not answer.has_header("Content-Encoding")
+
+
 def test_a_cached_scoreboard_is_never_served_after_a_change(phone, table, anna):
     board = f"/sessions/{table.pk}/board"
     before = phone.get(board)
