@@ -19,6 +19,8 @@ the model fields (``get_db_prep_save``), so they are stored exactly as the ORM s
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 from django.db import IntegrityError, connection
@@ -27,7 +29,7 @@ from django.utils import timezone
 
 from . import fastpoll
 from .errors import Conflict
-from .models import Deal, DealEvent, FinishedGame, Membership, Session
+from .models import Deal, DealEvent, FinishedGame, Membership, Player, Seat, Session
 
 
 def _table(model: Any) -> str:
@@ -39,36 +41,79 @@ def _prep(model: Any, field: str, value: Any) -> Any:
     return model._meta.get_field(field).get_db_prep_save(value, connection)
 
 
-def _locking_read(with_role: bool) -> str:
+def _seats_subquery() -> str:
+    """The seated players as JSON, ``[[position, player id, name], ...]`` (any order)."""
+    seat, player = _table(Seat), _table(Player)
+    if connection.vendor == "postgresql":
+        listed = "json_agg(json_build_array(st.position, st.player_id, p.name))"
+    else:
+        listed = "json_group_array(json_array(st.position, st.player_id, p.name))"
+    return (f"(SELECT {listed} FROM {seat} st JOIN {player} p ON p.id = st.player_id "
+            "WHERE st.session_id = s.id)")
+
+
+@functools.cache
+def _locking_read(vendor: str, with_role: bool) -> str:
     session, deal = _table(Session), _table(Deal)
-    role = (f", (SELECT m.role FROM {_table(Membership)} m WHERE m.group_id = s.group_id "
-            "AND m.user_id = %s) AS asker_role") if with_role else ""
+    columns = ", ".join(f"s.{connection.ops.quote_name(f.column)}" for f in _fields())
+    role = (f"(SELECT m.role FROM {_table(Membership)} m WHERE m.group_id = s.group_id "
+            "AND m.user_id = %s)") if with_role else "NULL"
     # A writer that waited for the lock gets the row as the previous writer left it, but
     # the subqueries still see the database as it was when the statement began (READ
     # COMMITTED): their own read of the version tells (seen_version), and then the
     # statement runs again, the lock held.
-    return (f"SELECT s.*, (SELECT d.number FROM {deal} d WHERE d.session_id = s.id "
-            "ORDER BY d.number DESC LIMIT 1) AS last_number, "
-            f"(SELECT v.version FROM {session} v WHERE v.id = s.id) AS seen_version{role} "
-            f"FROM {session} s WHERE s.id = %s"
+    return (f"SELECT {columns}, (SELECT d.number FROM {deal} d WHERE d.session_id = s.id "
+            "ORDER BY d.number DESC LIMIT 1), "
+            f"(SELECT v.version FROM {session} v WHERE v.id = s.id), {_seats_subquery()}, "
+            f"{role} FROM {session} s WHERE s.id = %s"
             + (" FOR UPDATE" if connection.features.has_select_for_update else ""))
+
+
+def _fields() -> list[Any]:
+    return list(Session._meta.concrete_fields)
+
+
+@functools.cache
+def _converters(vendor: str) -> list[tuple[Any, list[Any]]]:
+    """Per column of the session, what the ORM applies to a value read from this database
+    (JSON decoded, SQLite's decimals and times parsed), as the ORM reads rows."""
+    out = []
+    for field in _fields():
+        col = field.get_col(Session._meta.db_table)
+        out.append((col, connection.ops.get_db_converters(col)
+                    + field.get_db_converters(connection)))
+    return out
 
 
 def locked(session_id: int, user: Any = None) -> Session:
     """The session row, locked for this transaction, with ``last_number`` (None before
-    the first deal) and, given a ``user``, ``asker_role`` (None for a non-member); 404
-    when there is no such session."""
+    the first deal), ``seat_names`` (player id → name in seat order: Names.of takes them)
+    and, given a ``user``, ``asker_role`` (None for a non-member); 404 when there is no
+    such session."""
     with_role = user is not None
-    sql = _locking_read(with_role)
     params = ([getattr(user, "pk", None)] if with_role else []) + [session_id]
-    for _attempt in range(2):
-        found = next(iter(Session.objects.raw(sql, params)), None)
-        if found is None:
-            raise Http404
-        if found.seen_version == found.version:  # type: ignore[attr-defined]
-            break
-    if not with_role:
-        found.asker_role = None  # type: ignore[attr-defined]
+    sql = _locking_read(connection.vendor, with_role)
+    names = [f.attname for f in _fields()]
+    with connection.cursor() as cursor:
+        for _attempt in range(2):
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+            if row is None:
+                raise Http404
+            last, seen, seats, role = row[len(names):]
+            if seen == row[names.index("version")]:
+                break
+    values = []
+    for value, (col, converters) in zip(row[:len(names)], _converters(connection.vendor),
+                                        strict=True):
+        for convert in converters:
+            value = convert(value, col, connection)
+        values.append(value)
+    found = Session.from_db(connection.alias, names, values)
+    listed = json.loads(seats) if isinstance(seats, str) else (seats or [])
+    found.seat_names = {str(pid): name for _pos, pid, name in sorted(listed)}  # type: ignore[attr-defined]
+    found.last_number = last  # type: ignore[attr-defined]
+    found.asker_role = role  # type: ignore[attr-defined]
     return found
 
 
