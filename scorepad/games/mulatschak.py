@@ -8,6 +8,8 @@ SessionState as JSON; each stored deal's result is the referee's DealOutcome as 
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -82,8 +84,15 @@ BID_KEYS = ("1", "2", "3", "4", "muli")
 
 
 def session_rules(session: Session) -> MulatschakRules:
-    """The rules frozen into the session when it started."""
-    return mulatschak_rules(session.preset, session.rules)
+    """The rules frozen into the session when it started (checked once per process and
+    set of rules: a deal asks for them twice, and checking ~40 parameters costs more
+    than the referee's whole verdict)."""
+    return _frozen(session.preset, json.dumps(session.rules, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _frozen(preset: str, rules: str) -> MulatschakRules:
+    return mulatschak_rules(preset, json.loads(rules))
 
 
 # --- the deal's shape (the referee API's deal object; the services check it with this) ------
