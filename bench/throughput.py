@@ -101,6 +101,19 @@ def etag_of(url: str, headers: dict[str, str]) -> str:
         return str(response.headers["ETag"])
 
 
+def answers_304(url: str, headers: dict[str, str]) -> None:
+    """A 304 scenario really gets 304s (a stale ETag would measure full answers)."""
+    import urllib.error
+
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request) as response:
+            status = response.status
+    except urllib.error.HTTPError as e:
+        status = e.code
+    assert status == 304, f"{url} answers {status}, not 304"
+
+
 def deal_script(n: int, deals: int, count: int, pairs: bool) -> str:
     """Fresh sessions of ``deals`` deals (one per connection) and their next legal deals."""
     fresh = [c.seed_session(deals, "tp") for _ in range(n)]
@@ -157,15 +170,19 @@ def main() -> None:
         cookie = {"Cookie": first.cookie}
         token = {"Authorization": f"Token {first.token}"}
         api_board = f"{base}/api/v1/sessions/{sid}/scoreboard"
+        from scorepad import services
+
+        # first: a new watch link is a new version of the session (its page shows it)
+        watch_token = services.watch_link_create(session=first.session)
         c.wrk("warm-up", f"{base}/ping", duration=1, connections=n)
         c.wrk("warm-up", board, duration=1, connections=n, headers=cookie)
         etag = etag_of(board, cookie)
         api_etag = etag_of(api_board, token)
-        from scorepad import services
-
-        watch_token = services.watch_link_create(session=first.session)
         watch = polled_url(base, f"/watch/{watch_token}/", "")
         watch_etag = etag_of(watch, {})
+        answers_304(board, {**cookie, "If-None-Match": etag})
+        answers_304(api_board, {**token, "If-None-Match": api_etag})
+        answers_304(watch, {"If-None-Match": watch_etag})
 
         Scenario = tuple[str, str, dict[str, Any], Callable[[], str] | None, int]
         scenarios: dict[str, Scenario] = {
