@@ -13,6 +13,11 @@ from rest_framework.exceptions import NotFound
 from rest_framework.negotiation import DefaultContentNegotiation
 
 
+#: Accept headers that take the first renderer as it is: what phones and API clients send
+#: (DRF's full negotiation parses and orders every Accept header, a twentieth of a 304).
+PLAIN_ACCEPT = frozenset({"", "*/*", "application/json"})
+
+
 class FormatFirst(DefaultContentNegotiation):
     def select_renderer(self, request: Any, renderers: Any, format_suffix: Any = None) -> Any:
         wanted = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
@@ -21,4 +26,8 @@ class FormatFirst(DefaultContentNegotiation):
                 if renderer.format == wanted:
                     return renderer, renderer.media_type
             raise NotFound()
+        first = renderers[0] if renderers else None
+        if (first is not None and first.media_type == "application/json"
+                and request.META.get("HTTP_ACCEPT", "").strip() in PLAIN_ACCEPT):
+            return first, first.media_type
         return super().select_renderer(request, renderers, format_suffix)
