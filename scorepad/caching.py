@@ -150,18 +150,26 @@ def token_key(key: str) -> str:
     return "tk:" + hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
-def token_user(key: str) -> tuple[Any, Any] | None:
-    """(user, token) of a cached token whose user's access generation still holds."""
+def token_user(key: str, session_id: int | None = None, ahead: dict[str, Any] | None = None
+               ) -> tuple[Any, Any] | None:
+    """(user, token) of a cached token whose user's access generation still holds.
+
+    ``session_id``: the request is about this session; what fastpoll.member_of reads
+    for it is read in the same round trip and put into ``ahead`` (``fastpoll.AHEAD``)."""
     if not fastpoll.shared():
         return None
     tk = token_key(key)
     owner = _owners.get(tk)  # a token belongs to one user forever: ask both at once
     keys = [tk] if owner is None else [tk, fastpoll.user_key(owner)]
+    also = ([] if owner is None or session_id is None or ahead is None
+            else fastpoll.member_keys(owner, session_id))
     try:
-        got = fastpoll.get_many(keys)
+        got = fastpoll.get_many(keys + also)
     except Exception:
         log.warning("could not read the cache", exc_info=True)
         return None
+    if ahead is not None:
+        ahead.update({k: got.get(k) for k in also})
     entry = got.get(tk)
     if not isinstance(entry, tuple) or len(entry) != 3:
         return None

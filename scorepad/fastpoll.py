@@ -451,24 +451,49 @@ class Member:
                               self.user_generation, self.group_generation, auth], salt=SALT)
 
 
-def check_member(user: Any, session_id: int) -> tuple[int, str] | None:
+def check_member(user: Any, session_id: int, request: Any = None) -> tuple[int, str] | None:
     """(version, role) of a logged-in member's session from the cache (``member_of``);
     None: ask the database (``remember_member`` afterwards)."""
-    found = member_of(user, session_id)
+    found = member_of(user, session_id, request)
     return None if found is None else (found.version, found.role)
 
 
-def member_of(user: Any, session_id: int) -> Member | None:
-    """A logged-in member's session from the cache, while the user's and the group's
-    access generations are those the role was read under; None: ask the database."""
-    if not shared() or not getattr(user, "is_authenticated", False):
-        return None
-    keys = [_member_key(user.pk, session_id), user_key(user.pk), _version_key(session_id)]
+def member_keys(user_id: int, session_id: int) -> list[str]:
+    """What ``member_of`` reads: the member's entry, the user's generation, the session's
+    version and, once this process knows the session's group, the group's generation."""
+    keys = [_member_key(user_id, session_id), user_key(user_id), _version_key(session_id)]
     known = _groups.get(session_id)  # a session's group never changes: one round trip
     if known is not None:
         keys.append(group_key(known))
+    return keys
+
+
+#: Where a request keeps cache entries read ahead in its first round trip (the API
+#: token's, api.auth): ``{key: value or None}``.
+AHEAD = "schreiber_cache_ahead"
+
+
+def _ahead(request: Any, keys: list[str]) -> dict[str, Any] | None:
+    """The entries ``keys`` as this request read them ahead (at the moment of its token
+    check, so just as current as a second round trip now), if it read them all."""
+    values = getattr(getattr(request, "_request", request), AHEAD, None)
+    if not isinstance(values, dict) or any(k not in values for k in keys):
+        return None
+    return {k: values[k] for k in keys if values[k] is not None}
+
+
+def member_of(user: Any, session_id: int, request: Any = None) -> Member | None:
+    """A logged-in member's session from the cache, while the user's and the group's
+    access generations are those the role was read under; None: ask the database.
+    ``request``: its entries read ahead are used if they cover these (``_ahead``)."""
+    if not shared() or not getattr(user, "is_authenticated", False):
+        return None
+    keys = member_keys(user.pk, session_id)
+    known = _groups.get(session_id)
     try:
-        got = get_many(keys)
+        got = _ahead(request, keys)
+        if got is None:
+            got = get_many(keys)
         entry = got.get(keys[0])
         if not isinstance(entry, tuple) or len(entry) != 4 or got.get(keys[2]) is None:
             return None
@@ -533,13 +558,14 @@ def remember_member(user: Any, session_id: int, version: int, role: str, group_i
     _raise_to(session_id, version)
 
 
-def member(user: Any, session_id: int, read: Callable[[], tuple[int, str, int]]
-           ) -> tuple[int, str]:
-    """(version, role) of a member's session: from the cache (``check_member``), else
-    ``read()`` → (version, role, group id) from the database (it raises 404/403), then
-    cached under the generations read before it. The first time a process meets the
-    session it does not know its group yet: it reads once more, under the generations."""
-    found = check_member(user, session_id)
+def member(user: Any, session_id: int, read: Callable[[], tuple[int, str, int]],
+           request: Any = None) -> tuple[int, str]:
+    """(version, role) of a member's session: from the cache (``check_member``; with the
+    entries ``request`` read ahead), else ``read()`` → (version, role, group id) from the
+    database (it raises 404/403), then cached under the generations read before it. The
+    first time a process meets the session it does not know its group yet: it reads once
+    more, under the generations."""
+    found = check_member(user, session_id, request)
     if found is not None:
         return found
     before = member_generations(user, session_id)

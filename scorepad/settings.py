@@ -132,14 +132,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
     }
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+elif (DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+      and _flag("DJANGO_DB_PREPARED", True)):
     # Server-side binding lets psycopg prepare a statement the fifth time a connection
     # runs it: PostgreSQL then skips planning it, which cost more than running it for the
     # deal write's statements (bench/README.md). A pooler in transaction mode (PgBouncer
     # before 1.21) cannot keep prepared statements: DJANGO_DB_PREPARED=0 turns it off.
-    if _flag("DJANGO_DB_PREPARED", True):
-        DATABASES["default"].setdefault("OPTIONS", {}).update(
-            {"server_side_binding": True, "prepare_threshold": 5})
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"server_side_binding": True, "prepare_threshold": 5})
 
 # --- cache ----------------------------------------------------------------------------
 # Rendered scoreboards are cached under keys naming the session's version

@@ -6,16 +6,30 @@ from typing import Any
 
 from rest_framework.authentication import TokenAuthentication
 
-from scorepad import caching
+from scorepad import caching, fastpoll
+from scorepad.ids import parse_id
 
 
 class CachedTokenAuthentication(TokenAuthentication):
     """DRF's token check, its answer kept in the shared cache while the user's access
     generation holds: a revoked token, a password change or a deactivated account take
-    effect on the next request, as without the cache."""
+    effect on the next request, as without the cache. For a request about a session
+    (its URL names ``session_id``) the member's role and the session's version are read
+    in the same round trip (fastpoll.Ahead)."""
+
+    session_id: int | None = None
+    ahead: dict[str, Any] | None = None
+
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        kwargs = (getattr(request, "parser_context", None) or {}).get("kwargs") or {}
+        self.session_id = parse_id(kwargs.get("session_id"))
+        self.ahead = {}
+        # kept on this request alone: read at the moment of the token's check
+        setattr(request._request, fastpoll.AHEAD, self.ahead)
+        return super().authenticate(request)  # type: ignore[no-any-return]
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        found = caching.token_user(key)
+        found = caching.token_user(key, self.session_id, self.ahead)
         if found is not None:
             return found
         user, token = super().authenticate_credentials(key)  # 401 for a bad token

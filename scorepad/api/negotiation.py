@@ -12,7 +12,6 @@ from typing import Any
 from rest_framework.exceptions import NotFound
 from rest_framework.negotiation import DefaultContentNegotiation
 
-
 #: Accept headers that take the first renderer as it is: what phones and API clients send
 #: (DRF's full negotiation parses and orders every Accept header, a twentieth of a 304).
 PLAIN_ACCEPT = frozenset({"", "*/*", "application/json"})

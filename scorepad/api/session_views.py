@@ -288,7 +288,7 @@ def scoreboard(request: Request, session_id: int) -> Any:
     except services.InputError as e:
         raise invalid(e) from e
     version, _role = fastpoll.member(request.user, pk,
-                                     lambda: poll_row(request.user, pk, READ))
+                                     lambda: poll_row(request.user, pk, READ), request)
     parts = _board_parts(page)
 
     def build() -> tuple[str, bytes, str]:

@@ -252,3 +252,33 @@ def test_a_long_evening_of_short_games_keeps_every_game_and_pages_them(owner):
     older = api.get(f"/api/v1/sessions/{session.pk}/scoreboard?games_page=2").json()
     assert [g["number"] for g in older["games"]] == [
         g["number"] for g in finished[-2 * services.GAMES_PER_PAGE:-services.GAMES_PER_PAGE]]
+
+
+def test_a_token_and_the_members_role_are_read_in_one_round_trip(owner, session, monkeypatch):
+    from scorepad import fastpoll
+
+    api = api_client(owner)
+    board = f"/api/v1/sessions/{session.pk}/scoreboard"
+    for _ in range(3):
+        etag = api.get(board)["ETag"]
+    calls = []
+    real = fastpoll.get_many
+    monkeypatch.setattr(fastpoll, "get_many", lambda keys: calls.append(keys) or real(keys))
+    assert api.get(board, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    assert len(calls) == 1  # the token, the user's generation, the role, the version
+
+
+def test_entries_read_ahead_belong_to_their_request_alone(owner, session):
+    """A later request (by login, no token) reads the cache itself: a member removed
+    between the two requests is refused."""
+    bert = user("bert")
+    member(session.group, bert, "viewer")
+    api = api_client(bert)
+    board = f"/api/v1/sessions/{session.pk}/scoreboard"
+    for _ in range(3):
+        assert api.get(board).status_code == 200
+    services.member_remove(group=session.group, user=bert, by=owner)
+    assert api.get(board).status_code == 404
+    browser = Client()
+    browser.force_login(bert)
+    assert browser.get(board).status_code == 404
