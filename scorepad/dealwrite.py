@@ -27,7 +27,6 @@ from django.db import IntegrityError, connection
 from django.http import Http404
 from django.utils import timezone
 
-from . import fastpoll
 from .errors import Conflict
 from .models import Deal, DealEvent, FinishedGame, Membership, Player, Seat, Session
 
@@ -120,8 +119,9 @@ def locked(session_id: int, user: Any = None) -> Session:
 def write(deal: Deal, state: dict[str, Any], finished: dict[str, Any] | None) -> None:
     """Insert ``deal`` (of its locked ``deal.session``, version ``session.version``) with
     its history row and the game it finished, and save the session's new ``state`` as the
-    next version. Conflict when the number is taken or the version moved on; the caller's
-    transaction then rolls back whole (no savepoint: a clash needs no partial retry)."""
+    next version (the caller publishes it: fastpoll.publish_version). Conflict when the
+    number is taken or the version moved on; the caller's transaction then rolls back
+    whole (no savepoint: a clash needs no partial retry)."""
     session = deal.session
     now = timezone.now()
     deal.created_at = deal.updated_at = now
@@ -173,4 +173,3 @@ def write(deal: Deal, state: dict[str, Any], finished: dict[str, Any] | None) ->
     deal._state.adding, deal._state.db = False, connection.alias
     session.version += 1
     session.state = state
-    fastpoll.publish_version(session.pk, session.version)

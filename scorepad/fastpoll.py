@@ -42,7 +42,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,27 +146,42 @@ def _version_key(session_id: int) -> str:
     return f"sv:{session_id}"
 
 
-def _raise_to(session_id: int, version: int) -> None:
-    """Make the cached version at least ``version`` (never lower it)."""
+def _raise_to(session_id: int, version: int, entries: Mapping[str, Any] | None = None,
+              seconds: int = 0) -> None:
+    """Make the cached version at least ``version`` (never lower it); and cache
+    ``entries`` for ``seconds``, in the same round trip on Redis."""
     backend, key = _cache(), _version_key(session_id)
     try:
         if isinstance(backend, RedisCache):
             made = backend.make_and_validate_key(key)
             client = backend._cache.get_client(made, write=True)
-            client.eval(_MAX, 1, made, int(version), VERSION_SECONDS)
+            if entries:
+                pipe = client.pipeline(transaction=False)
+                pipe.eval(_MAX, 1, made, int(version), VERSION_SECONDS)
+                for name, value in entries.items():
+                    pipe.set(backend.make_and_validate_key(name),
+                             backend._cache._serializer.dumps(value), ex=seconds)
+                pipe.execute()
+            else:
+                client.eval(_MAX, 1, made, int(version), VERSION_SECONDS)
             forget(key)
         else:
             with _lock:
                 current = backend.get(key)
                 if current is None or current < version:
                     backend.set(key, int(version), VERSION_SECONDS)
+            if entries:
+                backend.set_many(dict(entries), seconds)
     except Exception:  # the cache is a shortcut: polls fall back to the database
         log.warning("could not cache the version of session %s", session_id, exc_info=True)
 
 
-def publish_version(session_id: int, version: int) -> None:
-    """A write made ``version`` of the session: tell the polls once it is committed."""
-    after_commit(lambda: _raise_to(session_id, version))
+def publish_version(session_id: int, version: int, entries: Mapping[str, Any] | None = None,
+                    seconds: int = 0) -> None:
+    """A write made ``version`` of the session: tell the polls once it is committed.
+    ``entries``: cache entries that belong to that version (a rendered answer), written
+    with it for ``seconds``."""
+    after_commit(lambda: _raise_to(session_id, version, entries, seconds))
 
 
 def publish_versions(rows: Callable[[], Any]) -> None:

@@ -14,7 +14,7 @@ differs between games is asked of the session's game module (``scorepad.games``)
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -30,6 +30,7 @@ from referee.violations import RuleError
 
 from . import caching, dealwrite, fastpoll, games
 from .access import WRITE, check_role
+from .conditional import CACHE_SECONDS
 from .errors import (
     Conflict,
     FieldProblem,
@@ -430,7 +431,8 @@ def _checked(loaded: Loaded, data: object, **guards: object) -> dict[str, Any]:
 
 
 def deal_record(
-    *, session: Session | Loaded | int, user: Any, data: object, number: Any = None
+    *, session: Session | Loaded | int, user: Any, data: object, number: Any = None,
+    answer: Callable[[Deal], Mapping[str, Any]] | None = None,
 ) -> Deal:
     """Record the next deal (``data`` as typed: player names). ``number``, when given, is
     the deal number the client believes it records: if somebody else recorded it first →
@@ -439,8 +441,13 @@ def deal_record(
     ``session`` may be the session's id: then the user's right to record (an editor or
     owner of its group; 404 for others, 403 for viewers) is checked on the locked row,
     read in the same statement that locks it. The write is then two statements between
-    ``BEGIN`` and ``COMMIT`` on PostgreSQL (scorepad.dealwrite); the seats come from the
-    shared cache (scorepad.caching)."""
+    ``BEGIN`` and ``COMMIT`` on PostgreSQL (scorepad.dealwrite), the seats read with the
+    lock.
+
+    ``answer(deal)``, if given, runs after the write, inside the transaction (the deal's
+    session as the write left it): the cache entries it returns (an answer rendered for
+    the new version) are written with the new version after the commit, in one round
+    trip (fastpoll.publish_version)."""
     if isinstance(session, int):
         stored = None
     else:
@@ -467,7 +474,14 @@ def deal_record(
         row = Deal(session=row_session, number=expected, kind=game.kind(stored), data=stored,
                    result=result, created_by=_user(user))
         dealwrite.write(row, new_state, game.finished_game(result))
+        fastpoll.publish_version(row_session.pk, row_session.version,
+                                 None if answer is None else answer(row), ANSWER_SECONDS)
         return row
+
+
+#: Seconds an answer cached with a deal's new version (``deal_record``'s ``answer``) is
+#: kept: as long as a rendered scoreboard (scorepad.conditional).
+ANSWER_SECONDS = CACHE_SECONDS
 
 
 def _replay_all(

@@ -7,10 +7,8 @@ serializer of the session's game (``scorepad_serializers.for_game``).
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
-from django.core.cache import cache
 from django.db.models import Max
 from django.http import Http404
 from django.urls import reverse
@@ -33,7 +31,7 @@ from scorepad.access import (
     session_for,
     visible_groups,
 )
-from scorepad.conditional import CACHE_SECONDS, etag_for, polled
+from scorepad.conditional import etag_for, polled
 from scorepad.loaded import Loaded, Names
 from scorepad.messages import conflict_message, violation_json
 from scorepad.models import DealEvent, Session
@@ -181,10 +179,23 @@ def deals(request: Request, session_id: int) -> Response:
         return Response([shape(game.deal_out(d, loaded.names)).data
                          for d in loaded.session.deals.order_by("number")])
     # The access check is made on the locked row itself (services.deal_record): the
-    # token from the cache, the seats from the cache, four statements in all.
+    # token from the cache, the seats with the lock. The answer is made with the write,
+    # and its scoreboard cached under the next GET's ETag with the new version.
+    made: dict[str, Any] = {}
+
+    def answer(row: Any) -> dict[str, Any]:
+        after = Loaded(row.session, last_number=row.number)  # as the write left it
+        game = games.of(row.session)
+        body = {"deal": game.deal_out(row, after.names),
+                "scoreboard": services.scoreboard(after)}
+        made["out"] = out = sp.for_game(game).recorded(body).data
+        return {"board:" + etag_for(row.session.pk, row.session.version):
+                (_json(out["scoreboard"]), "application/json")}
+
     try:
-        row = services.deal_record(session=pk_of(session_id), user=request.user,
-                                   data=request.data, number=_guard(request.data, "number"))
+        services.deal_record(session=pk_of(session_id), user=request.user,
+                             data=request.data, number=_guard(request.data, "number"),
+                             answer=answer)
     except services.RulesBroken as e:
         return _violations(Loaded.of(session_for(request.user, session_id, WRITE)).names, e)
     except services.Conflict as e:
@@ -192,13 +203,7 @@ def deals(request: Request, session_id: int) -> Response:
         return _conflict(loaded, games.of(loaded.session), e)
     except services.InputError as e:
         raise invalid(e) from e
-    # the session as the write left it (locked, saved): no need to read it again
-    after = Loaded(row.session, last_number=row.number)
-    game = games.of(row.session)
-    body = {"deal": game.deal_out(row, after.names), "scoreboard": services.scoreboard(after)}
-    out = sp.for_game(game).recorded(body).data
-    prime_board(after, out["scoreboard"])
-    return Response(out, status=201)
+    return Response(made["out"], status=201)
 
 
 @extend_schema(methods=["GET"], responses={200: sp.DEAL, **ERRORS_4XX}, summary="One deal")
@@ -299,15 +304,6 @@ def scoreboard(request: Request, session_id: int) -> Any:
                 "application/json")
 
     return polled(request, etag_for(pk, version, *parts), build)
-
-
-def prime_board(after: Loaded, board: Any) -> None:
-    """The scoreboard a deal POST answers with (``board``: as serialized for it) is the
-    one the next GET will ask for: cache it under that GET's ETag (an ETag names one
-    content forever)."""
-    with contextlib.suppress(Exception):  # a shortcut only
-        cache.set("board:" + etag_for(after.session.pk, after.session.version),
-                  (_json(board), "application/json"), CACHE_SECONDS)
 
 
 @extend_schema(responses={200: sp.EventOut(many=True), **ERRORS_4XX},

@@ -53,6 +53,35 @@ def test_redis_keeps_the_highest_version_whatever_the_order_of_writers(redis_cac
     assert redis_cache.get("sv:7") == 5
 
 
+def test_a_version_and_the_answers_made_for_it_go_to_redis_in_one_round_trip(
+        redis_cache, monkeypatch):
+    client = redis_cache._cache.get_client(write=True)
+    sent = []
+    real = type(client).pipeline
+    monkeypatch.setattr(type(client), "pipeline",
+                        lambda self, *a, **k: sent.append(1) or real(self, *a, **k))
+    fastpoll._raise_to(8, 3, {"board:s8-v3": (b"{}", "application/json")}, 30)
+    assert sent == [1]
+    assert redis_cache.get("sv:8") == 3
+    assert redis_cache.get("board:s8-v3") == (b"{}", "application/json")
+    assert 0 < client.ttl(redis_cache.make_key("board:s8-v3")) <= 30
+
+
+def test_the_api_deal_answer_is_what_the_next_get_of_the_scoreboard_serves(
+        table, anna, redis_cache, django_assert_num_queries):
+    from rest_framework.authtoken.models import Token
+
+    api = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=anna).key}")
+    url = f"/api/v1/sessions/{table.pk}/"
+    for _ in range(2):  # the token, the role and the session's group are cached now
+        api.get(url + "scoreboard")
+    posted = api.post(url + "deals/", played("Anna", EVEN), content_type="application/json")
+    assert posted.status_code == 201
+    with django_assert_num_queries(0):  # from Redis, as the deal's write left it
+        got = api.get(url + "scoreboard")
+    assert got.json() == posted.json()["scoreboard"]
+
+
 def test_a_change_from_another_process_shows_within_a_second_and_never_goes_back(
         phone, table, anna, redis_cache, monkeypatch):
     url = polled_url(phone.get(f"/sessions/{table.pk}/"))
