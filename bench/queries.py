@@ -1,5 +1,8 @@
 """Database queries per page and endpoint, for a short and a long session, beside the
-budget that tests/scorepad/test_query_counts.py asserts.
+budget that tests/scorepad/test_query_counts.py asserts (on this database: PostgreSQL
+writes a deal in fewer statements). As in the tests, the process trusts its memory cache
+like a shared one (SCHREIBER_ONE_PROCESS): the budgets are those of a deployment with
+the shared cache.
 
     .venv/bin/python bench/queries.py [--deals 100]
 """
@@ -20,6 +23,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=30)
     args = parser.parse_args()
+    import os
+
+    os.environ["SCHREIBER_ONE_PROCESS"] = "1"
     c.setup_django()
     from django.core.cache import cache
     from django.db import connection
