@@ -87,11 +87,12 @@ def main() -> None:
                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
         sid = seeded.session.pk
         pages = [
-            ("home page, anonymous (static)", f"{base}/", None, "main a, main button"),
+            ("home page, anonymous (static)", f"{base}/", None,
+             "main a:visible, main button:visible"),
             ("session page, 200 deals", f"{base}/sessions/{sid}/", (name, value),
-             "#deal-form button"),
+             "#deal-form button:visible"),
             ("deal form (edit a deal)", f"{base}/sessions/{sid}/deals/200/edit",
-             (name, value), "form button"),
+             (name, value), "form button:visible"),
         ]
         visit(browser, pages[0][1], None, base, 1, pages[0][3])  # warm up the server
         results = [(label, visit(browser, url, cookie, base, args.throttle, ready))
