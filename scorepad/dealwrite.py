@@ -6,11 +6,12 @@ verdict, the new state); this module only reads and writes the rows, inside the
 transaction the service opened:
 
 1. ``locked``: one ``SELECT … FOR UPDATE`` brings the session row, the number of its last
-   deal and, given a user, their role in its group (SQLite's IMMEDIATE transactions take
-   turns instead of locking rows).
+   deal, its seats and, given a user, their role in its group (SQLite's IMMEDIATE
+   transactions take turns instead of locking rows).
 2. ``write``: the deal, its history row, the game it finished (if any) and the session's
    new state and version. On PostgreSQL that is one statement (the inserts as common
-   table expressions of the ``UPDATE``), on SQLite one statement each.
+   table expressions of the ``UPDATE``), on SQLite one statement each. The service then
+   publishes the new version (fastpoll) for after the commit.
 
 Hand-written because the ORM spent more time building these statements than the
 database spent running them (~2 ms of a ~7 ms deal POST); the values still go through

@@ -266,7 +266,13 @@ def user_grant(session_id: int, group_id: int, user_id: int, role: str,
     gens = generations(user_key(user_id), group_key(group_id))
     if gens is None:
         return None
-    return signing.dumps(["u", session_id, group_id, user_id, role, *gens, auth], salt=SALT)
+    return _signed_user_grant(session_id, group_id, user_id, role, gens[0], gens[1], auth)
+
+
+def _signed_user_grant(session_id: int, group_id: int, user_id: int, role: str,
+                       user_generation: str, group_generation: str, auth: str) -> str:
+    return signing.dumps(["u", session_id, group_id, user_id, role, user_generation,
+                          group_generation, auth], salt=SALT)
 
 
 def watch_grant(session_id: int, token: str) -> str | None:
@@ -462,8 +468,8 @@ class Member:
 
     def grant(self, session_id: int, user_id: int, auth: str = "") -> str:
         """user_grant, from the generations read already."""
-        return signing.dumps(["u", session_id, self.group_id, user_id, self.role,
-                              self.user_generation, self.group_generation, auth], salt=SALT)
+        return _signed_user_grant(session_id, self.group_id, user_id, self.role,
+                                  self.user_generation, self.group_generation, auth)
 
 
 def check_member(user: Any, session_id: int, request: Any = None) -> tuple[int, str] | None:
