@@ -5,6 +5,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+from .strength import PROFILE, examples
+
+# Hypothesis profiles (tests/strength.py): ``dev`` small for make test, ``ci`` at full
+# strength for .ci/run. A test without its own count gets the profile's.
+settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=examples(100), deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(PROFILE)
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The worked deals with their expected answers: data the project carries itself

@@ -24,6 +24,8 @@ from referee.money import (
 from referee.violations import RuleError
 from tests.conftest import EXAMPLES
 
+from ..strength import examples
+
 
 def example(name: str) -> dict[str, Any]:
     entries: list[dict[str, Any]] = json.loads(EXAMPLES.read_text(encoding="utf-8"))
@@ -391,7 +393,7 @@ penalty_tables = st.lists(st.sampled_from(NAMES), min_size=1, max_size=8, unique
 stakes = st.tuples(st.sampled_from(CURRENCIES), st.integers(1, 10**6)).map(
     lambda pair: (pair[0], Decimal(pair[1]).scaleb(-CURRENCY_EXPONENTS[pair[0]]))
 )
-PROPERTY = settings(max_examples=200, deadline=None, database=None)
+PROPERTY = settings(max_examples=examples(200), deadline=None, database=None)
 
 
 def apply(transfers: tuple[Transfer, ...], names: list[str]) -> dict[str, Decimal]:

@@ -33,6 +33,8 @@ from referee.mura import (
 from referee.violations import RuleError, Violation
 from tests.conftest import EXAMPLES
 
+from ..strength import examples
+
 #: In the order of play: counter-clockwise round the table.
 SEATS = ("Hans", "Grete", "Sepp", "Resi")
 
@@ -767,7 +769,8 @@ def legal_deals(draw: st.DrawFn) -> tuple[list[TrickCards], list[str], int]:
 
 
 FAST = settings(
-    max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(150), deadline=None, database=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 
 

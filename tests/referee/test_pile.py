@@ -23,6 +23,8 @@ from referee.muller_matz import (
 )
 from referee.violations import RuleError
 
+from ..strength import examples
+
 HANS, GRETE, SEPP = "Hans", "Grete", "Sepp"
 
 
@@ -201,7 +203,8 @@ def test_a_malformed_pile_is_an_error_naming_the_field(kwargs, field):
 
 NAMES = ("Anna", "Bert", "Cilli", "Dominik", "Erna")
 SUITS = ("clubs", "diamonds", "hearts", "spades")
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(150), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite

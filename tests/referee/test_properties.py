@@ -20,13 +20,15 @@ from referee.rules import PRESETS, MulatschakRules, mulatschak_rules
 from referee.trick import Play, check_trick, trick_winner
 from referee.violations import Violation
 
+from ..strength import examples
+
 NAMES = ("Anna", "Bert", "Cilli", "Dominik", "Erna", "Franz")
 NEW_NAMES = ("Gitti", "Hubert", "Ida", "Josef", "Karin", "Luis")
 SUITS = ("acorns", "leaves", "hearts", "bells")
 MULI = 5
 
 PROPERTY = settings(
-    max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(70), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 optional_threshold = st.none() | st.integers(-5, 10)

@@ -10,6 +10,8 @@ from referee.deal import Deal
 from referee.rules import mulatschak_rules
 from referee.session import IllegalDeal, apply, pending_multiplier, replay, start
 
+from ..strength import examples
+
 SALZBURG = mulatschak_rules("salzburg")
 SEATS = ("Anna", "Bert", "Cilli", "Dominik")
 
@@ -129,7 +131,7 @@ def sessions(draw):
     return players, deals
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(sessions())
 def test_replay_equals_applying_deal_by_deal(case):
     players, deals = case
@@ -141,7 +143,7 @@ def test_replay_equals_applying_deal_by_deal(case):
     assert state == r.state
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(sessions())
 def test_every_score_is_the_start_plus_the_deltas_of_its_game(case):
     players, deals = case

@@ -20,6 +20,8 @@ from referee.tally import (
     mura_start,
 )
 
+from ..strength import examples
+
 SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
 
 
@@ -81,7 +83,7 @@ def test_tied_winners_share_each_payment():
     assert payments == [("Cilli", "Anna", Decimal("0.08")), ("Cilli", "Bert", Decimal("0.08"))]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from(SEATS), min_size=1, max_size=30),
        st.decimals(min_value=Decimal("0.01"), max_value=Decimal("50"), places=2))
 def test_muller_matz_balances_always_add_up_to_zero_and_the_plan_pays_them(losers, stake):
@@ -97,7 +99,7 @@ def test_muller_matz_balances_always_add_up_to_zero_and_the_plan_pays_them(loser
     assert paid == balances
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(-20, 60), min_size=2, max_size=6),
        st.decimals(min_value=Decimal("0.01"), max_value=Decimal("5"), places=2))
 def test_mulatschak_game_money_adds_up_to_zero(scores, stake):

@@ -24,6 +24,7 @@ from referee.mura import first_leader
 from scorepad import exchange, services
 from scorepad.models import Deal, DealEvent, Group, Membership, Player, Session
 
+from ..strength import examples
 from .factories import (
     EVEN,
     SEATS,
@@ -214,7 +215,7 @@ ACTIONS = st.lists(
 )
 
 
-@settings(max_examples=15, deadline=None,
+@settings(max_examples=examples(15), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(ACTIONS)
 def test_any_legal_session_round_trips_to_the_same_file(anna, actions):
@@ -226,7 +227,7 @@ def test_any_legal_session_round_trips_to_the_same_file(anna, actions):
 
 
 @pytest.mark.parametrize("game", ["mura", "muller_matz"])
-@settings(max_examples=10, deadline=None,
+@settings(max_examples=examples(10), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(actions=ACTIONS)
 def test_any_mura_or_muller_matz_session_round_trips_to_the_same_file(anna, game, actions):
@@ -258,7 +259,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.data())
 def test_any_damaged_file_is_imported_whole_or_refused_cleanly(anna, data):

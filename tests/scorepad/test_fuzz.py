@@ -3,13 +3,13 @@ answer matches the schema (status codes included)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
 from scorepad.wsgi import application
+
+from ..strength import env_examples
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
 
@@ -32,7 +32,7 @@ def _no_connection_closing_between_requests():
 
 @REFEREE.parametrize()
 @settings(
-    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")),
+    max_examples=env_examples("FUZZ_EXAMPLES", 60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                            HealthCheck.function_scoped_fixture],
@@ -92,7 +92,7 @@ def token(db):
 
 @SCOREPAD.parametrize()
 @settings(
-    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "40")),
+    max_examples=env_examples("FUZZ_EXAMPLES", 40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                            HealthCheck.function_scoped_fixture],
@@ -118,7 +118,7 @@ def watch_token(db):
 
 @ACCOUNTS_AND_WATCH.parametrize()
 @settings(
-    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "40")),
+    max_examples=env_examples("FUZZ_EXAMPLES", 40),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                            HealthCheck.function_scoped_fixture],

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from scorepad import games, services
 
+from ..strength import examples
 from .factories import apply_actions, group_with
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +35,7 @@ def _data(game: str, seed: int) -> dict:
 
 
 @pytest.mark.parametrize("game", ["mura", "muller_matz"])
-@settings(max_examples=20, deadline=None,
+@settings(max_examples=examples(20), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(actions=ACTIONS)
 def test_any_history_leaves_the_tally_of_a_fresh_replay(anna, game, actions):

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from scorepad import services
 from scorepad.models import Deal
 
+from ..strength import examples
 from .factories import (
     EVEN,
     SEATS,
@@ -145,7 +146,7 @@ ACTIONS = st.lists(st.tuples(st.sampled_from(["record", "record", "correct", "de
 
 
 @pytest.mark.parametrize("all_pass", ["redeal", "redeal_double"])
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(actions=ACTIONS)
 def test_corrections_with_carried_knocks_score_like_a_fresh_replay(anna, all_pass, actions):

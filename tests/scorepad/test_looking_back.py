@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from scorepad import services, stats
 from scorepad.models import Session
 
+from ..strength import examples
 from .factories import EVEN, SEATS, apply_actions, group_with, played, record, session_at, user
 from .test_stats import script_matz, script_mulatschak, script_mura
 
@@ -254,7 +255,7 @@ ACTIONS = st.lists(st.tuples(st.sampled_from(["record", "record", "correct", "de
                    min_size=1, max_size=10)
 
 
-@settings(max_examples=15, deadline=None,
+@settings(max_examples=examples(15), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(actions=ACTIONS)
 def test_statistics_after_any_corrections_equal_those_of_a_fresh_replay(anna, actions):

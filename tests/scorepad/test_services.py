@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scorepad import fastpoll, services
 from scorepad.models import Deal, DealEvent, Session
 
+from ..strength import examples
 from .factories import (
     EVEN,
     SEATS,
@@ -185,7 +186,7 @@ ACTIONS = st.lists(
 )
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(ACTIONS)
 def test_any_history_of_corrections_scores_like_a_fresh_replay(anna, actions):

@@ -13,6 +13,7 @@ from scorepad import services
 from scorepad.games import mulatschak
 from scorepad.models import Deal
 
+from ..strength import examples
 from .factories import apply_actions, assert_scores_like_a_fresh_replay, group_with, record
 
 pytestmark = pytest.mark.django_db
@@ -172,7 +173,7 @@ ACTIONS = st.lists(st.tuples(st.sampled_from(["record", "record", "correct", "de
                    min_size=1, max_size=14)
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(actions=ACTIONS)
 def test_corrections_at_a_table_where_the_dealer_sits_out_score_like_a_fresh_replay(
