@@ -359,6 +359,7 @@ def test_reset_by_mail_works_when_a_mail_server_is_configured(settings, pub):
     client.post(form.redirect_chain[-1][0], {"new_password1": NEW, "new_password2": NEW})
     pub["bert"].refresh_from_db()
     assert pub["bert"].check_password(NEW)
+    assert not link_works(link)  # the mail's link is one-time too
 
 
 def test_without_a_mail_server_there_is_no_reset_by_mail(settings):
