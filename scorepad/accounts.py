@@ -14,7 +14,9 @@ endpoints in scorepad/api/account_views.py.
   cache), and without a shared cache every poll checks the account is active and the
   grant's login still matches the password (scorepad/fastpoll.py).
 - Reset links are Django's one-time password reset tokens (valid for
-  ``PASSWORD_RESET_TIMEOUT``, spent by the change they make).
+  ``PASSWORD_RESET_TIMEOUT``, a day; spent by the change they make and by any login of
+  the account). Only staff make them (``manage.py reset_link``, the admin) or a mail
+  (``EMAIL_URL``): a group's owner cannot.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.models import update_last_login
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.sessions.models import Session as LoginSession
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -40,7 +43,7 @@ from rest_framework.authtoken.models import Token
 
 from . import fastpoll
 from .errors import FieldProblem, InputError
-from .models import Membership, Registration
+from .models import Registration
 
 
 def account_register(*, username: str, password: str, request: HttpRequest | None = None
@@ -141,28 +144,28 @@ def log_out_everywhere(*, user: Any) -> None:
 # --- reset links ------------------------------------------------------------------------------
 
 
-class NotResettable(Exception):
-    """Owners make no reset links for administrators (who could then be taken over)."""
-
-
 def reset_path(user: Any) -> str:
-    """The path of a one-time link that sets a new password for ``user``."""
+    """The path of a one-time link that sets a new password for ``user``: staff make
+    them (``manage.py reset_link``, the admin), never a group's owner. Django's token
+    hashes the password, ``last_login`` and the time: it stops working once used, on
+    any login of the account, and after ``PASSWORD_RESET_TIMEOUT``."""
     return reverse("password_reset_confirm", kwargs={
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": default_token_generator.make_token(user),
     })
 
 
-def reset_link_for_member(*, owner: Any, group_id: int, user_id: int) -> str:
-    """An owner's reset link for a member of their group (the caller checked the owner).
+def reset_link(user: Any, base_url: str | None = None) -> str:
+    """``reset_path`` as a full URL under ``base_url`` (else ``SCHREIBER_BASE_URL``);
+    the path alone when neither is known."""
+    base = (base_url or getattr(settings, "SCHREIBER_BASE_URL", "") or "").rstrip("/")
+    return base + reset_path(user)
 
-    Membership.DoesNotExist if ``user_id`` is no member; NotResettable for staff."""
-    membership = Membership.objects.select_related("user").get(group_id=group_id,
-                                                                user_id=user_id)
-    target = membership.user
-    if target.is_staff or target.is_superuser:
-        raise NotResettable
-    return reset_path(target)
+
+def logged_in(*, user: Any) -> None:
+    """A login that is not Django's login() (the API's token): ``last_login`` moves on as
+    for a web login, so older reset links stop working."""
+    update_last_login(None, user)
 
 
 # --- where a request comes from, and registrations per address --------------------------------

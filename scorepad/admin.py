@@ -1,4 +1,6 @@
-"""The admin: Django's user admin with one more action, a one-time password reset link."""
+"""The admin: Django's user admin with one more action, a one-time password reset link
+(account recovery by staff; a group's owner cannot make one). Only staff who may change
+accounts see the action."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from django.utils.translation import gettext_lazy
 from . import accounts
 
 
-@admin.action(description=gettext_lazy("Make a one-time password reset link"))
+@admin.action(description=gettext_lazy("Make a one-time password reset link"),
+              permissions=["change"])
 def make_reset_link(modeladmin: Any, request: Any, queryset: Any) -> None:
     """One link per chosen account, shown once in the admin's messages."""
     for user in queryset:

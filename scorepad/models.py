@@ -255,6 +255,45 @@ class Invite(models.Model):
         return f"invite to {self.group} as {self.role}"
 
 
+class Invitation(models.Model):
+    """A personal invitation: an owner asks one account to join the group with a role.
+
+    Nobody becomes a member without consenting: the account joins when it accepts
+    (scorepad/services.py, ``invitation_accept``). A pending invitation is open until
+    ``expires_at``; an account has at most one pending invitation per group (inviting it
+    again updates that one)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        REVOKED = "revoked"
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="invitations")
+    role = models.CharField(max_length=10, choices=Membership.Role.choices)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    #: When it was (last) sent: inviting again renews it.
+    sent_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-sent_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "user"],
+                                    condition=models.Q(status="pending"),
+                                    name="one_pending_invitation_per_account"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to {self.group} as {self.role} ({self.status})"
+
+
 class Removal(models.Model):
     """When a member was last removed from a group or given a smaller role: no invitation
     made before then lets them in (or up) again; they need a new one."""

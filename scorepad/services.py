@@ -50,6 +50,7 @@ from .models import (
     DealEvent,
     FinishedGame,
     Group,
+    Invitation,
     Invite,
     Membership,
     Player,
@@ -197,8 +198,10 @@ def _roster_players(group: Group, names: Sequence[str], field: str) -> list[Play
 
 
 def member_set(*, group: Group, user: Any, role: str, by: Any = None) -> Membership:
-    """Add a member or change their role; a group keeps at least one owner. ``by``: the
-    owner asking, checked again under the group's lock (PermissionDenied if no longer)."""
+    """Change a member's role, or make a member of an account that consented (an accepted
+    invitation; the API and the pages go through ``member_add``, which invites anybody
+    not yet a member). A group keeps at least one owner. ``by``: the owner asking,
+    checked again under the group's lock (PermissionDenied if no longer)."""
     if role not in Membership.Role.values:
         raise InputError("role", "must be owner, editor or viewer", "not_choice",
                          choices="owner, editor, viewer")
@@ -244,9 +247,12 @@ def _lock_group(group_id: int, owner: Any = None) -> None:
 
 
 def _removed(group: Group, user: Any) -> None:
-    """Remember when the member lost access, so that older invitations stay closed to them."""
-    Removal.objects.update_or_create(group=group, user=user,
-                                     defaults={"at": timezone.now()})
+    """Remember when the member lost access, so that older invitation links stay closed to
+    them; a personal invitation still pending is revoked."""
+    now = timezone.now()
+    Removal.objects.update_or_create(group=group, user=user, defaults={"at": now})
+    Invitation.objects.filter(group=group, user=user, status=Invitation.Status.PENDING
+                              ).update(status=Invitation.Status.REVOKED, answered_at=now)
 
 
 def _keep_an_owner(group: Group, leaving: Any) -> None:
@@ -826,3 +832,84 @@ def invite_accept(*, invite: Invite, user: Any) -> Membership:
         return membership
 
 
+# --- personal invitations: nobody becomes a member without consenting ------------------------
+
+INVITATION_DAYS = 7
+_RANK = {Membership.Role.VIEWER: 0, Membership.Role.EDITOR: 1, Membership.Role.OWNER: 2}
+
+
+def member_add(*, group: Group, user: Any, role: str, by: Any = None
+               ) -> Membership | Invitation:
+    """What an owner's "add this account" does: a member's role changes (member_set); any
+    other account is invited and joins only when it accepts (``invitation_accept``).
+    Inviting an account with a pending invitation renews that one (its role, who sent it,
+    another INVITATION_DAYS days): one pending invitation per account and group."""
+    if role not in Membership.Role.values:
+        raise InputError("role", "must be owner, editor or viewer", "not_choice",
+                         choices="owner, editor, viewer")
+    with transaction.atomic():
+        _lock_group(group.pk, by)
+        if Membership.objects.filter(group=group, user=user).exists():
+            return member_set(group=group, user=user, role=role, by=by)
+        now = timezone.now()
+        invitation, _created = Invitation.objects.update_or_create(
+            group=group, user=user, status=Invitation.Status.PENDING,
+            defaults={"role": role, "invited_by": _user(by), "sent_at": now,
+                      "expires_at": now + timedelta(days=INVITATION_DAYS)})
+        return invitation
+
+
+def _pending(invitations: Any) -> Any:
+    return invitations.filter(status=Invitation.Status.PENDING,
+                              expires_at__gt=timezone.now())
+
+
+def invitations_of(user: Any) -> Any:
+    """The account's pending invitations, the newest first."""
+    return _pending(Invitation.objects.filter(user=user)).select_related(
+        "group", "invited_by").order_by("-sent_at", "-pk")
+
+
+def invitations_to(group: Group) -> Any:
+    """The group's pending invitations, by username."""
+    return _pending(group.invitations.all()).select_related(
+        "user", "invited_by").order_by("user__username")
+
+
+def invitation_accept(*, user: Any, invitation_id: int) -> Membership:
+    """``user`` joins with the invitation's role (a member keeps a higher role they have
+    meanwhile). Only the invited account, and only once: NotFound for anybody else's
+    invitation and for one accepted, declined, revoked or expired (also when two accepts
+    race: one of them joins)."""
+    with transaction.atomic():
+        invitation = _pending(Invitation.objects.filter(pk=invitation_id, user=user)).first()
+        if invitation is None:
+            raise NotFound("no such invitation")
+        _lock_group(invitation.group_id)
+        taken = _pending(Invitation.objects.filter(pk=invitation.pk)).update(
+            status=Invitation.Status.ACCEPTED, answered_at=timezone.now())
+        if not taken:
+            raise NotFound("no such invitation")
+        current = Membership.objects.filter(group_id=invitation.group_id, user=user).first()
+        if current is not None and _RANK[current.role] >= _RANK[invitation.role]:
+            return current
+        membership, _created = Membership.objects.update_or_create(
+            group_id=invitation.group_id, user=user, defaults={"role": invitation.role})
+        return membership
+
+
+def invitation_decline(*, user: Any, invitation_id: int) -> None:
+    """``user`` says no; NotFound as for ``invitation_accept``."""
+    if not _pending(Invitation.objects.filter(pk=invitation_id, user=user)).update(
+            status=Invitation.Status.DECLINED, answered_at=timezone.now()):
+        raise NotFound("no such invitation")
+
+
+def invitation_revoke(*, group: Group, invitation_id: int, by: Any = None) -> None:
+    """An owner takes a pending invitation back (``by`` as for member_set); NotFound when
+    the group has no such pending invitation."""
+    with transaction.atomic():
+        _lock_group(group.pk, by)
+        if not _pending(Invitation.objects.filter(pk=invitation_id, group=group)).update(
+                status=Invitation.Status.REVOKED, answered_at=timezone.now()):
+            raise NotFound("no such invitation")

@@ -9,8 +9,9 @@ SCHREIBER_ONE_PROCESS "1": the deployment is one process (default: on when debug
 DJANGO_BEHIND_PROXY   "1": behind one reverse proxy that sets X-Forwarded-Proto/-For
 SCHREIBER_SIGNUPS_PER_HOUR  new accounts per client address and hour (default 10; 0: no limit)
 EMAIL_URL             smtp://user:password@host:587?tls=1, smtps://..., console:// (default:
-                      none: no mail; password resets by an owner's or admin's link)
+                      none: no mail; password resets by a staff member's link)
 SCHREIBER_MAIL_FROM   the sender of mails (default: schreiber@<first allowed host>)
+SCHREIBER_BASE_URL    https://host the site is reached at, for links printed by commands
 """
 
 from __future__ import annotations
@@ -329,8 +330,12 @@ if SCHREIBER_MAIL:
     globals().update(email_settings(os.environ["EMAIL_URL"].strip()))
 DEFAULT_FROM_EMAIL = (os.environ.get("SCHREIBER_MAIL_FROM")
                       or f"schreiber@{(ALLOWED_HOSTS or ['localhost'])[0].strip('[]')}")
-# One-time reset links (an owner's, an admin's or a mail's) are good for three days.
-PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
+# One-time reset links (staff's or a mail's) are good for a day (and until used, and until
+# the account's next login).
+PASSWORD_RESET_TIMEOUT = 86400
+#: Where the site is reached (https://schreiber.example.org): `manage.py reset_link`
+#: prints full links under it (without it, and without --base-url, the path).
+SCHREIBER_BASE_URL = os.environ.get("SCHREIBER_BASE_URL", "").strip().rstrip("/")
 
 LOGGING = {
     "version": 1,

@@ -48,7 +48,13 @@ pages = [
     path("sessions/<int:session_id>/sheet", looking_back.session_sheet, name="sheet"),
     path("groups/<int:group_id>/import", groups.group_import, name="group_import"),
     path("groups/<int:group_id>/invites", groups.invite_new, name="invite_new"),
-    path("groups/<int:group_id>/reset-link", account.member_reset_link, name="reset_link"),
+    path("groups/<int:group_id>/members", groups.member_add, name="member_add"),
+    path("groups/<int:group_id>/invitations/<int:invitation_id>/revoke",
+         groups.invitation_revoke, name="invitation_revoke"),
+    path("invitations/<int:invitation_id>/accept", groups.invitation_accept,
+         name="invitation_accept"),
+    path("invitations/<int:invitation_id>/decline", groups.invitation_decline,
+         name="invitation_decline"),
     path("join/<str:token>/", groups.join, name="join"),
 ]
 

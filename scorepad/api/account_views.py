@@ -92,6 +92,7 @@ def token(request: Request) -> Response:
     )
     if user is None:
         return validation_response({"": [_("Wrong username or password.")]})
+    accounts.logged_in(user=user)  # as a web login: older reset links stop working
     return Response(sp.TokenOut({"token": accounts.token_of(user=user)}).data)
 
 

@@ -1,5 +1,7 @@
-"""Groups, their rosters and members (API.md): thin adapters, access checks in
-scorepad.access, every change through scorepad.services."""
+"""Groups, their rosters, members and invitations: thin adapters, access checks in
+scorepad.access, every change through scorepad.services. Nobody becomes a member without
+consenting: adding an account that is not a member invites it (202), and it joins when
+it accepts."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -16,7 +18,7 @@ from rest_framework.response import Response
 
 from scorepad import services
 from scorepad.access import MANAGE, READ, WRITE, check_link, group_for
-from scorepad.models import Membership, Player
+from scorepad.models import Invitation, Membership, Player
 
 from . import scorepad_serializers as sp
 from .errors import invalid, validation_response
@@ -132,8 +134,18 @@ def _account(request: Request, value: str | None) -> Any:
                summary="Who may see the group, with their roles")
 @extend_schema(
     methods=["POST"],
-    parameters=[IDEMPOTENCY], request=sp.MemberIn, responses={201: sp.MemberOut, **ERRORS_4XX},
-    summary="Add a member or change a role (owners only)")
+    parameters=[IDEMPOTENCY], request=sp.MemberIn,
+    responses={200: OpenApiResponse(sp.MemberOut, description="a member's role changed"),
+               202: OpenApiResponse(sp.InvitationSentOut,
+                                    description="the account is invited; it joins only "
+                                                "when it accepts"),
+               **ERRORS_4XX},
+    summary="Invite an account, or change a member's role (owners only)",
+    description="Nobody becomes a member without consenting: an account that is not a "
+                "member is invited (202, pending for 7 days; inviting it again renews the "
+                "invitation) and joins when it accepts (`POST /api/v1/invitations/{id}/"
+                "accept`). For a member the role changes at once (200). `username`: at "
+                "most 150 characters; `role`: owner, editor or viewer (default viewer).")
 @extend_schema(
     methods=["DELETE"],
     parameters=[IDEMPOTENCY], request=sp.MemberIn, responses={204: None, **ERRORS_4XX},
@@ -156,10 +168,93 @@ def members(request: Request, group_id: int) -> Response:
     try:
         if request.method == "POST":
             role = data.validated_data.get("role", Membership.Role.VIEWER)
-            services.member_set(group=group, user=user, role=role, by=request.user)
-            return Response(sp.MemberOut({"username": user.get_username(), "role": role}).data,
-                            status=201)
+            added = services.member_add(group=group, user=user, role=role, by=request.user)
+            if isinstance(added, Invitation):
+                return Response(sp.InvitationSentOut({"invitation": invitation_out(added)}
+                                                     ).data, status=202)
+            return Response(sp.MemberOut({"username": user.get_username(), "role": added.role}
+                                         ).data)
         services.member_remove(group=group, user=user, by=request.user)
     except services.InputError as e:
         raise invalid(e) from e
+    return Response(status=204)
+
+
+def invitation_out(invitation: Invitation) -> dict[str, Any]:
+    """An invitation as the API shows it (to its owner and to the invited account)."""
+    return sp.InvitationOut({
+        "id": invitation.pk,
+        "group": {"id": invitation.group.pk, "name": invitation.group.name},
+        "username": invitation.user.get_username(),
+        "role": invitation.role,
+        "invited_by": None if invitation.invited_by is None
+        else invitation.invited_by.get_username(),
+        "expires": invitation.expires_at,
+    }).data
+
+
+@extend_schema(responses={200: sp.InvitationOut(many=True), **ERRORS_4XX},
+               summary="The group's pending invitations (owners only)")
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def group_invitations(request: Request, group_id: int) -> Response:
+    group = group_for(request.user, group_id, MANAGE)
+    return Response([invitation_out(i) for i in services.invitations_to(group)])
+
+
+@extend_schema(parameters=[IDEMPOTENCY], request=None, responses={204: None, **ERRORS_4XX},
+               summary="Revoke a pending invitation (owners only)",
+               description="404 when the group has no such pending invitation (accepted, "
+                           "declined, expired or revoked already).")
+@api_view(["DELETE"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def group_invitation(request: Request, group_id: int, invitation_id: int) -> Response:
+    group = group_for(request.user, group_id, MANAGE)
+    try:
+        services.invitation_revoke(group=group, invitation_id=invitation_id, by=request.user)
+    except services.NotFound:
+        raise Http404 from None
+    return Response(status=204)
+
+
+@extend_schema(responses={200: sp.InvitationOut(many=True), **ERRORS_4XX},
+               summary="Your pending invitations")
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def invitations(request: Request) -> Response:
+    return Response([invitation_out(i) for i in services.invitations_of(request.user)])
+
+
+@extend_schema(parameters=[IDEMPOTENCY], request=None,
+               responses={200: sp.MembershipOut, **ERRORS_4XX},
+               summary="Accept an invitation: you join the group with its role",
+               description="Only the invited account; 404 for an invitation accepted, "
+                           "declined, revoked or expired already, and for anybody else's. "
+                           "A member keeps a higher role they have meanwhile.")
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def invitation_accept(request: Request, invitation_id: int) -> Response:
+    try:
+        membership = services.invitation_accept(user=request.user,
+                                                invitation_id=invitation_id)
+    except services.NotFound:
+        raise Http404 from None
+    return Response(sp.MembershipOut({
+        "group": {"id": membership.group.pk, "name": membership.group.name},
+        "username": request.user.get_username(), "role": membership.role}).data)
+
+
+@extend_schema(parameters=[IDEMPOTENCY], request=None, responses={204: None, **ERRORS_4XX},
+               summary="Decline an invitation",
+               description="Only the invited account; 404 as for accepting.")
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def invitation_decline(request: Request, invitation_id: int) -> Response:
+    try:
+        services.invitation_decline(user=request.user, invitation_id=invitation_id)
+    except services.NotFound:
+        raise Http404 from None
     return Response(status=204)

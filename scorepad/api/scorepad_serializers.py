@@ -161,6 +161,31 @@ class MemberOut(Shape):
     role = serializers.CharField()
 
 
+class GroupRef(Shape):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class InvitationOut(Shape):
+    id = serializers.IntegerField()
+    group = GroupRef()
+    username = serializers.CharField(help_text="the invited account")
+    role = serializers.CharField()
+    invited_by = serializers.CharField(allow_null=True,
+                                       help_text="the owner who invited (null: account gone)")
+    expires = serializers.DateTimeField(help_text="pending until then (7 days)")
+
+
+class InvitationSentOut(Shape):
+    invitation = InvitationOut()
+
+
+class MembershipOut(Shape):
+    group = GroupRef()
+    username = serializers.CharField()
+    role = serializers.CharField()
+
+
 # --- sessions ------------------------------------------------------------------------------
 
 

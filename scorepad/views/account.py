@@ -1,5 +1,8 @@
 """The account: signing up, logging in (Django's page), changing the password, resetting a
-forgotten one, logging out everywhere, and an owner's reset link for a member.
+forgotten one (a staff member's one-time link, or a mail), logging out everywhere.
+
+Nobody but the account itself and the site's staff sets its password: a group's owner
+cannot (README, "Forgotten passwords"; docs/deploy.md, "Account recovery").
 
 Django's own views do most of the work; each password change here also rotates the
 account's API token and ends its other login sessions (scorepad/accounts.py).
@@ -23,11 +26,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .. import accounts, services
-from ..access import MANAGE, group_for
 from ..forms import SignupForm
-from ..ids import parse_id
 from ..messages import input_error_message
-from ..models import Membership
 
 
 @require_http_methods(["GET", "POST"])
@@ -105,7 +105,7 @@ class PasswordChange(auth_views.PasswordChangeView):
 
 
 class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
-    """A one-time reset link (an owner's, an admin's or a mail's): after the new password
+    """A one-time reset link (a staff member's or a mail's): after the new password
     every session of the account ends and its API token is replaced."""
 
     success_url = reverse_lazy("password_reset_complete")
@@ -141,30 +141,3 @@ def logout_everywhere(request: HttpRequest) -> HttpResponse:
     logout(request)
     messages.success(request, _("You are logged out everywhere."))
     return redirect("login")
-
-
-@login_required
-@require_POST
-def member_reset_link(request: HttpRequest, group_id: int) -> HttpResponse:
-    """An owner makes a one-time link that sets a new password for a member of the group
-    (nobody needs a mail server); the page shows it once, to pass on in person."""
-    the_group = group_for(request.user, group_id, MANAGE)
-    user_id = parse_id(request.POST.get("user"))
-    if user_id is None:
-        raise Http404
-    try:
-        path = accounts.reset_link_for_member(owner=request.user, group_id=the_group.pk,
-                                              user_id=user_id)
-    except Membership.DoesNotExist:
-        raise Http404 from None
-    except accounts.NotResettable:
-        return render(request, "scorepad/reset_link.html",
-                      {"group": the_group, "refused": True}, status=403)
-    member = Membership.objects.select_related("user").get(group=the_group, user_id=user_id)
-    response = render(request, "scorepad/reset_link.html", {
-        "group": the_group, "member": member.user, "link": request.build_absolute_uri(path),
-        "days": settings.PASSWORD_RESET_TIMEOUT // 86400,
-    })
-    response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "no-referrer"
-    return response

@@ -1,11 +1,13 @@
 """Groups: the list, a group's page (roster, members, invitations, importing files),
-and joining one by an invitation."""
+joining one by an invitation link, and personal invitations: an owner invites an account
+by its username, and the account joins only when it accepts (on its home page)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -19,7 +21,7 @@ from ..access import MANAGE, READ, WRITE, group_for, role_in, visible_groups
 from ..forms import GroupForm, PlayerForm
 from ..ids import parse_id
 from ..messages import input_error_message
-from ..models import Invite, Membership
+from ..models import Invitation, Invite, Membership
 from .common import no_store
 
 
@@ -64,6 +66,8 @@ def group(request: HttpRequest, group_id: int) -> HttpResponse:
 
 def _render_group(request: HttpRequest, the_group: Any, form: PlayerForm,
                   import_problems: list[dict[str, str]] | None = None) -> HttpResponse:
+    role = role_in(request.user, the_group)
+    owner = role == Membership.Role.OWNER
     return render(
         request,
         "scorepad/group.html",
@@ -72,17 +76,17 @@ def _render_group(request: HttpRequest, the_group: Any, form: PlayerForm,
             "group": the_group,
             "players": the_group.players.order_by("name"),
             "members": the_group.memberships.select_related("user").order_by("user__username"),
-            "role": role_in(request.user, the_group),
+            "role": role,
             "form": form,
-            "can_write": role_in(request.user, the_group) in (
-                Membership.Role.OWNER, Membership.Role.EDITOR),
-            "can_manage": role_in(request.user, the_group) == Membership.Role.OWNER,
+            "can_write": role in (Membership.Role.OWNER, Membership.Role.EDITOR),
+            "can_manage": owner,
             "invites": [
                 {"invite": i, "url": request.build_absolute_uri(
                     reverse("scorepad:join", kwargs={"token": i.token}))}
                 for i in services.open_invites(the_group)
-            ],
+            ] if owner else [],
             "roles": Membership.Role.choices,
+            "invitations": services.invitations_to(the_group) if owner else (),
         },
     )
 
@@ -136,6 +140,69 @@ def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
         label = INVITE_FIELDS.get(getattr(e, "field", ""))
         messages.error(request, f"{label}: {message}" if label else message)
     return redirect("scorepad:group", group_id=the_group.pk)
+
+
+@login_required
+@require_POST
+def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The owner's "invite an account" form: an account that is not a member is invited
+    (it joins when it accepts); a member's role changes."""
+    the_group = group_for(request.user, group_id, MANAGE)
+    username = request.POST.get("username", "").strip()
+    account = (get_user_model().objects.filter(username=username).first()
+               if 0 < len(username) <= 150 else None)
+    if account is None:
+        messages.error(request, _("No account has this username."))
+        return redirect("scorepad:group", group_id=the_group.pk)
+    try:
+        added = services.member_add(group=the_group, user=account,
+                                    role=request.POST.get("role", ""), by=request.user)
+    except services.InputError as e:
+        messages.error(request, input_error_message(e))
+    else:
+        names = {"u": account.get_username(), "role": added.get_role_display()}
+        if isinstance(added, Invitation):
+            messages.success(request, _("%(u)s is invited as %(role)s and joins when they "
+                                        "accept.") % names)
+        else:
+            messages.success(request, _("%(u)s is now %(role)s.") % names)
+    return redirect("scorepad:group", group_id=the_group.pk)
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, group_id: int, invitation_id: int) -> HttpResponse:
+    the_group = group_for(request.user, group_id, MANAGE)
+    try:
+        services.invitation_revoke(group=the_group, invitation_id=invitation_id,
+                                   by=request.user)
+    except services.NotFound:
+        raise Http404 from None
+    return redirect("scorepad:group", group_id=the_group.pk)
+
+
+@login_required
+@require_POST
+def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    """The invited account joins (its home page lists its invitations)."""
+    try:
+        membership = services.invitation_accept(user=request.user,
+                                                invitation_id=invitation_id)
+    except services.NotFound:
+        raise Http404 from None
+    messages.success(request, _("Welcome to %(g)s.") % {"g": membership.group.name})
+    return redirect("scorepad:group", group_id=membership.group_id)
+
+
+@login_required
+@require_POST
+def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    try:
+        services.invitation_decline(user=request.user, invitation_id=invitation_id)
+    except services.NotFound:
+        raise Http404 from None
+    messages.success(request, _("Invitation declined."))
+    return redirect("scorepad:home")
 
 
 #: The invitation form's fields, as its labels name them.

@@ -65,6 +65,11 @@ def evening() -> dict[str, Any]:
     record(done, anna, played(c, {a: 1, b: 1, c: 2, m: 1}))
     services.session_set_status(session=done, status="closed")
     player = group.players.get(name="Maximilian")
+    # an invitation on Anna's home page, and one of hers pending on the group page
+    hofrat = user("hofrat-von-der-hinterbrühl")
+    services.member_add(group=group_with(hofrat, "Preisschnapsen Hinterbrühl"), user=anna,
+                        role="editor", by=hofrat)
+    services.member_add(group=group, user=hofrat, role="viewer", by=anna)
     return {"group": group, "main": main, "mura": mura, "matz": matz, "done": done,
             "token": token, "player": player}
 

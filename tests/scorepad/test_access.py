@@ -89,8 +89,13 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:watch_board": [("get", None, EVERYONE_200)],
     "scorepad:invite_new": [("post", {"role": "viewer"}, row(302, 404, 403, 403, 302))],
     "scorepad:join": [("get", None, PAGE_LOGGED_IN)],
-    # no member named: 404 for the owner (test_accounts.py makes real links)
-    "scorepad:reset_link": [("post", None, row(302, 404, 403, 403, 404))],
+    # owners invite accounts (test_invitations.py); a pending invitation of "guest"
+    "scorepad:member_add": [("post", {"username": "guest", "role": "viewer"},
+                             row(302, 404, 403, 403, 302))],
+    "scorepad:invitation_revoke": [("post", None, row(302, 404, 403, 403, 302))],
+    # only the invited account ("guest", none of these) answers its invitation
+    "scorepad:invitation_accept": [("post", None, row(302, 404, 404, 404, 404))],
+    "scorepad:invitation_decline": [("post", None, row(302, 404, 404, 404, 404))],
     "account": [("get", None, PAGE_LOGGED_IN)],
     "logout_everywhere": [("post", None, row(302, 302, 302, 302, 302))],
     "password_change": [("get", None, PAGE_LOGGED_IN)],
@@ -125,7 +130,12 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
                           ("patch", {"user": "me"}, row(401, 404, 200, 200, 200))],
     "api:members": [("get", None, API_MEMBERS),
                     ("post", {"username": "guest", "role": "viewer"},
-                     row(401, 404, 403, 403, 201))],
+                     row(401, 404, 403, 403, 202))],
+    "api:group_invitations": [("get", None, row(401, 404, 403, 403, 200))],
+    "api:group_invitation": [("delete", None, row(401, 404, 403, 403, 204))],
+    "api:invitations": [("get", None, API_LOGGED_IN)],
+    "api:invitation_accept": [("post", None, row(401, 404, 404, 404, 404))],
+    "api:invitation_decline": [("post", None, row(401, 404, 404, 404, 404))],
     "api:sessions": [("get", None, API_LOGGED_IN),
                      ("post", "session", row(401, 404, 403, 201, 201))],
     "api:session_detail": [("get", None, API_MEMBERS),
@@ -198,23 +208,25 @@ def world() -> dict[str, Any]:
     group = group_with(owner)
     people = {"owner": owner, "stranger": user("stranger"), "viewer": user("viewer"),
               "editor": user("editor")}
-    user("guest")
+    guest = user("guest")
     for role in ("viewer", "editor"):
         services.member_set(group=group, user=people[role], role=role)
+    invitation = services.member_add(group=group, user=guest, role="viewer", by=owner)
     session = session_at(group, owner)
     record(session, owner, played("Anna", EVEN))
     token = services.watch_link_create(session=session)
     invite = services.invite_create(group=group, user=owner, role="viewer")
     anna = group.players.get(name="Anna")
     return {"people": people, "group": group, "session": session, "token": token,
-            "invite": invite, "player": anna}
+            "invite": invite, "player": anna, "invitation": invitation}
 
 
 def url_of(name: str, w: dict[str, Any]) -> str:
     kwargs: dict[str, Any] = {}
     pattern = next(p for p in _patterns() if p[0] == name)[1]
     for key, value in (("group_id", w["group"].pk), ("session_id", w["session"].pk),
-                       ("number", 1), ("player_id", w["player"].pk)):
+                       ("number", 1), ("player_id", w["player"].pk),
+                       ("invitation_id", w["invitation"].pk)):
         if f"<int:{key}>" in pattern:
             kwargs[key] = value
     if "<str:token>" in pattern:

@@ -3,8 +3,9 @@
 - a password can be changed (page and API); the change rotates the API token and ends
   the account's other login sessions (and their scoreboard grants);
 - ``POST /api/v1/auth/token/revoke`` logs out everywhere;
-- a forgotten password: an owner (for a member of their group) or an admin makes a
-  one-time reset link; with a mail server configured, Django's reset-by-mail works too;
+- a forgotten password: staff make a one-time reset link (``manage.py reset_link``, the
+  admin), never a group's owner; with a mail server configured, Django's reset-by-mail
+  works too; a link stops working once used, on any login (web or API token), after a day;
 - behind the proxy (``DJANGO_BEHIND_PROXY``) the login lockout counts by username *and*
   the client's address from the proxy's X-Forwarded-For;
 - registrations are limited per address (429 with Retry-After), in the API and on the
@@ -13,6 +14,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from typing import Any
@@ -20,6 +22,7 @@ from typing import Any
 import pytest
 from django.contrib.sessions.models import Session as LoginSession
 from django.core import mail
+from django.core.management import CommandError, call_command
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
@@ -212,62 +215,100 @@ def reset_link_from(page: Any) -> str:
     return found.group(0).split("testserver", 1)[1]
 
 
-def test_an_owner_makes_a_one_time_reset_link_for_a_member(pub):
+def command_link(username: str, *args: str) -> str:
+    out = io.StringIO()
+    call_command("reset_link", username, *args, stdout=out, stderr=io.StringIO())
+    return out.getvalue().strip()
+
+
+def set_password_by(link: str, password: str = NEW) -> Client:
+    """Open a reset link and set ``password`` through its form."""
+    client = Client()
+    form = client.get(link, follow=True)
+    assert form.status_code == 200 and b"new_password1" in form.content, link
+    done = client.post(form.redirect_chain[-1][0], {"new_password1": password,
+                                                    "new_password2": password})
+    assert done.status_code == 302
+    return client
+
+
+def link_works(link: str) -> bool:
+    return b"new_password1" in Client().get(link, follow=True).content
+
+
+def test_an_owner_has_no_way_to_make_a_reset_link_for_a_member(pub):
+    owner = logged_in("olga")
+    gone = owner.post(f"/groups/{pub['group'].pk}/reset-link", {"user": str(pub["bert"].pk)})
+    assert gone.status_code == 404
+    assert b"/accounts/reset/" not in gone.content
+    page = owner.get(f"/groups/{pub['group'].pk}/").content.decode()
+    assert "reset-link" not in page and "/accounts/reset/" not in page
+    assert not hasattr(accounts, "reset_link_for_member")
+
+
+def test_staff_make_a_one_time_reset_link_with_the_command(pub):
     bert = pub["bert"]
     berts_token = token_of(bert)
     berts_old_phone = logged_in("bert")
-    owner = logged_in("olga")
-    page = owner.post(f"/groups/{pub['group'].pk}/reset-link", {"user": str(bert.pk)})
-    assert page.status_code == 200
-    assert page["Cache-Control"] == "no-store"
-    link = reset_link_from(page)
+    link = command_link("bert")
+    assert link.startswith("/accounts/reset/")  # no base URL known: the path
 
-    bert_now = Client()
-    form = bert_now.get(link, follow=True)
-    assert form.status_code == 200 and b"new_password1" in form.content
-    done = bert_now.post(form.redirect_chain[-1][0], {"new_password1": NEW,
-                                                      "new_password2": NEW})
-    assert done.status_code == 302
+    set_password_by(link)
     bert.refresh_from_db()
     assert bert.check_password(NEW)
     assert logged_in("bert", NEW)
     assert not is_logged_in(berts_old_phone)
     assert api_get(berts_token) == 401
-
-    second = Client().get(link, follow=True)  # one time only
-    assert b"new_password1" not in second.content
+    assert not link_works(link)  # one time only
 
 
-@pytest.mark.parametrize(("who", "target", "status"), [
-    ("eddi", "bert", 403),   # editors do not
-    ("bert", "eddi", 403),   # viewers do not
-])
-def test_only_owners_make_reset_links(pub, who, target, status):
-    answer = logged_in(who).post(f"/groups/{pub['group'].pk}/reset-link",
-                                 {"user": str(pub[target].pk)})
-    assert answer.status_code == status
-    assert b"/accounts/reset/" not in answer.content
+def test_the_command_prints_a_full_link_under_the_base_url(pub, settings):
+    settings.SCHREIBER_BASE_URL = ""
+    given = command_link("bert", "--base-url", "https://schreiber.example.org/")
+    assert re.fullmatch(r"https://schreiber\.example\.org/accounts/reset/[^/]+/[^/]+/", given)
+    settings.SCHREIBER_BASE_URL = "https://karten.example.at"
+    assert command_link("bert").startswith("https://karten.example.at/accounts/reset/")
+    link = command_link("bert").removeprefix("https://karten.example.at")
+    assert link_works(link)
 
 
-def test_an_owner_makes_no_reset_link_for_a_stranger_or_an_admin(pub):
-    stranger = user("zora")
-    admin = user("root")
-    admin.is_staff = True
-    admin.save()
-    member(pub["group"], admin, "viewer")
-    owner = logged_in("olga")
-    for target, status in ((stranger, 404), (admin, 403), ("²", 404), ("", 404)):
-        value = target if isinstance(target, str) else str(target.pk)
-        answer = owner.post(f"/groups/{pub['group'].pk}/reset-link", {"user": value})
-        assert answer.status_code == status, target
-        assert b"/accounts/reset/" not in answer.content
+@pytest.mark.parametrize("args", [["nobody"], ["bert", "--base-url", "schreiber.example.org"]])
+def test_the_command_refuses_an_unknown_account_or_a_base_url_without_scheme(pub, args):
+    with pytest.raises(CommandError):
+        call_command("reset_link", *args, stdout=io.StringIO(), stderr=io.StringIO())
 
 
-def test_the_group_page_offers_owners_a_reset_link_for_each_other_member(pub):
-    page = logged_in("olga").get(f"/groups/{pub['group'].pk}/").content.decode()
-    assert page.count(f"/groups/{pub['group'].pk}/reset-link") == 2  # bert and eddi
-    viewer_page = logged_in("bert").get(f"/groups/{pub['group'].pk}/").content.decode()
-    assert "reset-link" not in viewer_page
+def test_a_reset_link_stops_working_when_the_account_logs_in_on_the_web(pub):
+    link = command_link("bert")
+    assert link_works(link)
+    logged_in("bert")
+    assert not link_works(link)
+
+
+def test_a_reset_link_stops_working_when_the_account_gets_an_api_token(pub):
+    link = command_link("bert")
+    before = pub["bert"].last_login
+    answer = api_post("/api/v1/auth/token", {"username": "bert", "password": OLD})
+    assert answer.status_code == 200
+    pub["bert"].refresh_from_db()
+    assert pub["bert"].last_login is not None and pub["bert"].last_login != before
+    assert not link_works(link)
+
+
+def test_a_reset_link_works_for_a_day_and_no_longer(pub, monkeypatch):
+    from datetime import datetime, timedelta
+
+    from django.contrib.auth.tokens import default_token_generator
+
+    assert accounts.settings.PASSWORD_RESET_TIMEOUT == 86400
+    link = command_link("bert")
+    made = datetime.now()  # Django's token generator counts naive local seconds
+    monkeypatch.setattr(default_token_generator, "_now",
+                        lambda: made + timedelta(hours=23, minutes=59))
+    assert link_works(link)
+    monkeypatch.setattr(default_token_generator, "_now",
+                        lambda: made + timedelta(days=1, minutes=1))
+    assert not link_works(link)
 
 
 def test_an_admin_makes_a_reset_link_in_the_admin(pub):
@@ -281,7 +322,26 @@ def test_an_admin_makes_a_reset_link_in_the_admin(pub):
                         follow=True)
     assert answer.status_code == 200
     link = reset_link_from(answer)
-    assert Client().get(link, follow=True).status_code == 200
+    set_password_by(link)
+    pub["bert"].refresh_from_db()
+    assert pub["bert"].check_password(NEW)
+
+
+def test_staff_who_may_not_change_accounts_get_no_reset_link_in_the_admin(pub):
+    from django.contrib.auth.models import Permission
+
+    helper = user("helfer")
+    helper.is_staff = True
+    helper.save()
+    helper.user_permissions.add(Permission.objects.get(codename="view_user"))
+    client = logged_in("helfer")
+    listing = client.get("/admin/auth/user/")
+    assert listing.status_code == 200
+    assert b"make_reset_link" not in listing.content
+    answer = client.post("/admin/auth/user/", {"action": "make_reset_link",
+                                               "_selected_action": [str(pub["bert"].pk)]},
+                         follow=True)
+    assert b"/accounts/reset/" not in answer.content
 
 
 def test_reset_by_mail_works_when_a_mail_server_is_configured(settings, pub):
@@ -299,6 +359,7 @@ def test_reset_by_mail_works_when_a_mail_server_is_configured(settings, pub):
     client.post(form.redirect_chain[-1][0], {"new_password1": NEW, "new_password2": NEW})
     pub["bert"].refresh_from_db()
     assert pub["bert"].check_password(NEW)
+    assert not link_works(link)  # the mail's link is one-time too
 
 
 def test_without_a_mail_server_there_is_no_reset_by_mail(settings):
@@ -306,7 +367,7 @@ def test_without_a_mail_server_there_is_no_reset_by_mail(settings):
     assert Client().get("/accounts/password/reset/").status_code == 404
     page = Client().get("/accounts/login/").content.decode()
     assert "/accounts/password/reset/" not in page
-    assert "owner of your group" in page
+    assert "administrator" in page
 
 
 @pytest.mark.parametrize(("url", "parsed"), [

@@ -46,9 +46,9 @@ def test_the_referee_api_never_fails_and_keeps_its_schema(case, db):
     assert response.status_code < 500
 
 
-SCOREPAD = schema.include(path_regex=r"^/api/v1/(groups|sessions|players|me)/")
+SCOREPAD = schema.include(path_regex=r"^/api/v1/(groups|sessions|players|me|invitations)/")
 ACCOUNTS_AND_WATCH = schema.include(path_regex=r"^/api/v1/(auth|watch)/")
-COVERED = (r"^/api/v1/(rules|referee/)", r"^/api/v1/(groups|sessions|players|me)/",
+COVERED = (r"^/api/v1/(rules|referee/)", r"^/api/v1/(groups|sessions|players|me|invitations)/",
            r"^/api/v1/(auth|watch)/")
 
 
@@ -87,6 +87,12 @@ def token(db):
     session = session_at(group_with(owner), owner)
     record(session, owner, played("Anna", {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}))
     record(session, owner, {"kind": "collapsed"})
+    other = user("inviter")
+    from scorepad import services
+
+    services.member_add(group=group_with(other, "Elsewhere"), user=owner, role="viewer",
+                        by=other)  # an invitation of the fuzzer's to answer
+    services.member_add(group=session.group, user=other, role="viewer", by=owner)
     return Token.objects.create(user=owner).key
 
 

@@ -1,5 +1,6 @@
 """Two owners removing or demoting each other at the same moment never leave a group
-without an owner (issue 12: 5 of 5 rounds did on PostgreSQL).
+without an owner (issue 12: 5 of 5 rounds did on PostgreSQL); two accepts of one
+invitation at the same moment make exactly one membership.
 
 Real threads, one database connection each, released together by a barrier; on
 PostgreSQL (CI) the two transactions really overlap, on SQLite they take turns.
@@ -16,7 +17,7 @@ from django.db import connections
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from scorepad.models import Membership
+from scorepad.models import Invitation, Membership
 
 from .factories import group_with, member, user
 
@@ -93,3 +94,18 @@ def test_an_owner_demoted_meanwhile_can_no_longer_change_members():
         services.member_set(group=group, user=ada, role="viewer", by=bob)
     assert Membership.objects.get(group=group, user=cid).role == "editor"
     assert Membership.objects.get(group=group, user=ada).role == "owner"
+
+
+def test_two_accepts_of_one_invitation_at_once_make_exactly_one_membership():
+    from scorepad import services
+
+    ada, vera = user("ada"), user("vera")
+    token = Token.objects.create(user=vera).key
+    for round_ in range(ROUNDS):
+        group = group_with(ada, name=f"Round {round_}")
+        invitation = services.member_add(group=group, user=vera, role="editor", by=ada)
+        path = f"/api/v1/invitations/{invitation.pk}/accept"
+        answers = together(*[lambda path=path: api(token, "post", path, None)] * 3)
+        assert sorted(answers) == [200, 404, 404], (round_, answers)
+        assert Membership.objects.filter(group=group, user=vera).count() == 1
+        assert Invitation.objects.get(pk=invitation.pk).status == "accepted"

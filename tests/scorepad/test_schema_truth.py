@@ -172,15 +172,37 @@ def account(schema: dict[str, Any], username: str) -> Checked:
     return Checked(schema, token)
 
 
-def play_a_session(api: Checked, other: Checked, game: str) -> None:
+def play_a_session(api: Checked, member: Checked, other: Checked, game: str) -> None:
     """Every session endpoint, as an owner, a viewer and a stranger would call them."""
     group = api.call("post", "/api/v1/groups/", {"name": f"G {game}"}, status=201).json()
     g = group["id"]
     api.call("get", "/api/v1/groups/")
     api.call("post", f"/api/v1/groups/{g}/players/", {"name": "Erna"}, status=201)
     api.call("post", f"/api/v1/groups/{g}/players/", {"name": "erna"}, status=400)
-    api.call("post", f"/api/v1/groups/{g}/members/", {"username": "zora", "role": "viewer"},
-             status=201)
+    # nobody joins without consenting: invited (202), zora accepts; yann declines; an
+    # invitation revoked by the owner
+    sent = api.call("post", f"/api/v1/groups/{g}/members/",
+                    {"username": "zora", "role": "viewer"}, status=202).json()["invitation"]
+    api.call("post", f"/api/v1/groups/{g}/members/", {"username": "zora", "role": "editor"},
+             status=202)  # renews the pending one
+    api.call("get", f"/api/v1/groups/{g}/invitations/")
+    member.call("get", "/api/v1/invitations/")
+    other.call("post", f"/api/v1/invitations/{sent['id']}/accept", status=404)
+    member.call("post", f"/api/v1/invitations/{sent['id']}/accept")
+    member.call("post", f"/api/v1/invitations/{sent['id']}/accept", status=404)
+    api.call("post", f"/api/v1/groups/{g}/members/", {"username": "zora", "role": "viewer"})
+    declined = api.call("post", f"/api/v1/groups/{g}/members/",
+                        {"username": "yann", "role": "viewer"}, status=202).json()
+    other.call("post", f"/api/v1/invitations/{declined['invitation']['id']}/decline",
+               status=204)
+    other.call("post", f"/api/v1/invitations/{declined['invitation']['id']}/decline",
+               status=404)
+    revoked = api.call("post", f"/api/v1/groups/{g}/members/",
+                       {"username": "yann", "role": "editor"}, status=202).json()
+    revoke = f"/api/v1/groups/{g}/invitations/{revoked['invitation']['id']}"
+    api.call("delete", revoke, status=204)
+    api.call("delete", revoke, status=404)
+    other.call("get", f"/api/v1/groups/{g}/invitations/", status=404)
     api.call("get", f"/api/v1/groups/{g}/members/")
     started = api.call("post", "/api/v1/sessions/", {
         "group": g, "game": game, "seats": SEATS, "dealer": "Dominik",
@@ -279,10 +301,10 @@ def ask_the_referee(api: Checked) -> None:
 
 def test_every_answer_of_every_endpoint_is_what_the_schema_says(schema):
     api = account(schema, "anna")
-    account(schema, "zora")  # a member, a viewer
+    member = account(schema, "zora")  # a member once invited and accepted, a viewer
     other = account(schema, "yann")  # nobody's member
     for game in GAMES:
-        play_a_session(api, other, game)
+        play_a_session(api, member, other, game)
     ask_the_referee(api)
     change_the_password(schema)
     offered = {(method, path) for path, operations in schema["paths"].items()

@@ -176,8 +176,12 @@ def test_other_peoples_groups_and_sessions_are_404(table):
 
 def test_viewers_read_but_may_not_write(anna, table):
     bert = api_for("bert")
-    anna.call("post", f"/api/v1/groups/{table['group']['id']}/members/",
-              {"username": "bert", "role": "viewer"})
+    invited = anna.call("post", f"/api/v1/groups/{table['group']['id']}/members/",
+                        {"username": "bert", "role": "viewer"})
+    assert invited.status_code == 202
+    assert bert.call("get", f"{table['base']}/scoreboard").status_code == 404  # not yet
+    invitation = invited.json()["invitation"]["id"]
+    assert bert.call("post", f"/api/v1/invitations/{invitation}/accept").status_code == 200
     assert bert.call("get", f"{table['base']}/scoreboard").status_code == 200
     assert bert.call("post", f"{table['base']}/deals/", played("Anna", EVEN)).status_code == 403
 
