@@ -707,9 +707,9 @@ def _base_changes(rules: MulatschakRules, table: Table, deal: Deal) -> tuple[
         n = tricks.get(p, 0)
         if p == out:
             base[p], why[p] = 0, Reason.SITTING_OUT
-        elif p in home:
-            base[p], why[p] = rules.stay_home_penalty, Reason.STAYED_HOME
         elif bid == MULI:
+            # Players at home (only with muli_all_play off) are among the others: the
+            # Muli amounts, never the stay-home penalty; they took no trick.
             payout = rules.muli_win if made else rules.muli_fail
             if p == declarer:
                 base[p] = payout.declarer
@@ -724,6 +724,8 @@ def _base_changes(rules: MulatschakRules, table: Table, deal: Deal) -> tuple[
                 base[p], why[p] = payout.others, Reason.MULI_BROKEN
             else:
                 base[p], why[p] = 0, Reason.MULI_FAILED_OTHER
+        elif p in home:
+            base[p], why[p] = rules.stay_home_penalty, Reason.STAYED_HOME
         elif p == declarer:
             if made:
                 base[p], why[p] = -rules.trick_value * n, Reason.DECLARER_MADE

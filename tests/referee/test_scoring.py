@@ -299,12 +299,47 @@ def test_a_muli_that_comes_off_pays_everybody_whatever_the_fail_mode(mode):
     assert d == {ANNA: -10, BERT: 10, CILLI: 10, DOMINIK: 10}
 
 
-def test_a_player_who_stays_home_in_a_muli_pays_the_stay_home_penalty():
-    # Only possible with muli_all_play off; the engine scores it as staying home.
+HOME_IN_A_MULI: dict[str, Any] = {"stayed_home": [DOMINIK]}
+FAILED_WITH_DOMINIK_HOME = MULI_FAILED | HOME_IN_A_MULI | {
+    "tricks": {ANNA: 3, BERT: 1, CILLI: 1}
+}
+
+
+def test_a_player_at_home_in_a_muli_that_comes_off_gets_the_others_amount():
+    # Only possible with muli_all_play off; the per-trick rules, the stay-home penalty
+    # among them, do not apply to a bid of 5.
     t = table(overrides={"muli_all_play": False})
-    d = deltas(t, **MULI_FAILED | {"stayed_home": [DOMINIK],
-                                   "tricks": {ANNA: 3, BERT: 1, CILLI: 1}})
-    assert d == {ANNA: 10, BERT: -10, CILLI: -10, DOMINIK: 1}
+    result = score(t, **MULI_MADE | HOME_IN_A_MULI | {"tricks": {ANNA: 5, BERT: 0, CILLI: 0}})
+    assert dict(result.deltas) == {ANNA: -10, BERT: 10, CILLI: 10, DOMINIK: 10}
+    assert result.reasons[DOMINIK] is Reason.MULI_MADE_OTHER
+
+
+def test_a_player_at_home_in_a_failed_muli_gets_the_others_amount_in_all_mode():
+    t = table(overrides={"muli_all_play": False})
+    result = score(t, **FAILED_WITH_DOMINIK_HOME)
+    assert dict(result.deltas) == {ANNA: 10, BERT: -10, CILLI: -10, DOMINIK: -10}
+    assert result.reasons[DOMINIK] is Reason.MULI_BROKEN
+
+
+@pytest.mark.parametrize("mode", ["breaker", "trick_takers"])
+def test_a_player_at_home_in_a_failed_muli_gets_nothing_in_the_other_modes(mode):
+    t = table(overrides={"muli_all_play": False, "muli_fail_mode": mode})
+    result = score(t, **FAILED_WITH_DOMINIK_HOME)
+    assert result.deltas[DOMINIK] == 0
+    assert result.reasons[DOMINIK] is Reason.MULI_FAILED_OTHER
+
+
+def test_a_player_at_home_in_a_muli_is_multiplied_like_the_others():
+    t = table("murln", overrides={"muli_all_play": False}, collapses=1)
+    result = score(t, **MULI_MADE | HOME_IN_A_MULI | {"tricks": {ANNA: 5, BERT: 0, CILLI: 0}})
+    assert dict(result.deltas) == {ANNA: -20, BERT: 40, CILLI: 40, DOMINIK: 40}
+
+
+def test_the_api_example_of_a_muli_with_a_player_at_home_gives_cilli_ten():
+    t = table(overrides={"muli_all_play": False}, players=(ANNA, BERT, CILLI), dealer=CILLI)
+    d = deltas(t, declarer=BERT, bid=5, trump="acorns", stayed_home=[CILLI],
+               tricks={ANNA: 0, BERT: 5})
+    assert d == {ANNA: 10, BERT: -10, CILLI: 10}
 
 
 # --- score floor (Geiser: a player with any score may declare) ------------
