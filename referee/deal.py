@@ -466,7 +466,11 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
         ):
             if present:
                 add("player_sitting_out", out, field=field_name)
-    home = [p for p in table.players if p in set(deal.stayed_home) and p != out]
+    listed_home = [p for p in table.players if p in set(deal.stayed_home) and p != out]
+    # A declarer listed as staying home is declarer_stayed_home alone: the stay-home
+    # duties are not checked for the declarer, who counts as playing, a trick count
+    # included; a missing one is no news (docs/rules.md, "Violation codes").
+    home = [p for p in listed_home if p != declarer]
     playing = [p for p in active if p not in set(home)]
     score = table.scores_before.get
     hearts = trump == HEARTS
@@ -482,16 +486,15 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
             threshold=rules.no_bid_at_or_below)
     if trump not in GERMAN_SUITS:
         add("trump_invalid", trump=trump)
-    if declarer in home:
+    if declarer in listed_home:
         add("declarer_stayed_home", declarer)
-    others_home = [p for p in home if p != declarer]
     if hearts and rules.hearts_all_play:
-        for p in others_home:
+        for p in home:
             add("stay_home_forbidden_hearts", p)
     if is_muli and rules.muli_all_play:
-        for p in others_home:
+        for p in home:
             add("stay_home_forbidden_muli", p)
-    for p in others_home:
+    for p in home:
         if _at_or_below(score(p, 0), rules.must_play_at_or_below):
             add("stay_home_forbidden_low_score", p, score=score(p),
                 threshold=rules.must_play_at_or_below)
@@ -502,9 +505,10 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
 
     missing = [p for p in playing if p not in deal.tricks]
     for p in missing:
-        add("tricks_missing", p)
-    for p in home:
-        if deal.tricks.get(p, 0) != 0:
+        if p not in listed_home:
+            add("tricks_missing", p)
+    for p in home:  # not even 0
+        if p in deal.tricks:
             add("tricks_for_absent", p, tricks=deal.tricks[p])
     for p, n in _seat_order(table.players, deal.tricks).items():
         if not 0 <= n <= TRICKS_PER_DEAL:

@@ -148,6 +148,7 @@ INPUT_ERRORS: dict[str, Any] = {
     "bad_character": _("must not contain invisible or control characters ({char})"),
     "too_many_digits": _("must have at most {digits} digits before the decimal point"),
     "players_count": _("seat {min} to {max} players"),
+    "scores_missing": _("names no score for {players}"),
     "not_seated": _("must be one of the seated players"),
     "not_member": _("is not a member of this group"),
     "last_owner": _("a group needs at least one owner"),

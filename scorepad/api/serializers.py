@@ -54,7 +54,23 @@ class TableIn(Shape):
     rules = MulatschakRulesField()
     players = UniqueNamesField(min_length=1)
     dealer = NameField()
-    scores_before = ScoresField(required=False, default=dict)
+    scores_before = ScoresField(
+        required=False,
+        help_text="optional: everybody starts at start_score; if given, every seated player",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A ``scores_before`` that is given names every seated player: a player left out
+        would otherwise start silently at ``start_score``."""
+        scores = attrs.setdefault("scores_before", {})
+        if "scores_before" in self.initial_data:
+            missing = [p for p in attrs["players"] if p not in scores]
+            if missing:
+                error = RuleError("scores_before", f"names no score for {', '.join(missing)}",
+                                  "scores_missing", players=", ".join(missing))
+                raise serializers.ValidationError(
+                    {"scores_before": [input_error_message(error)]})
+        return attrs
 
 
 class DealRequest(TableIn):
@@ -67,6 +83,7 @@ class DealRequest(TableIn):
     deal = RefereeDealIn()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
         if attrs["knocks_before"] > attrs["collapses_before"]:
             error = RuleError("knocks_before", "must not exceed collapses_before",
                               "knocks_over_collapses", max=attrs["collapses_before"])

@@ -386,6 +386,7 @@ Calls = list[tuple[str, object]]
 
 #: (calls, overrides, scores, dealer) of the auction-code table's examples.
 AUCTION_EXAMPLES: dict[str, tuple[Calls, dict[str, Any], dict[str, int], str]] = {
+    "players_count": (calls(("Anna", 2)), {}, {}, "Anna"),
     "unknown_player": (calls(("Erna", 2)), {}, {}, "Dominik"),
     "dealer_not_seated": (calls(("Anna", 2)), {}, {}, "Erna"),
     "not_your_turn": (calls(("Anna", 2), ("Cilli", 3)), {}, {}, "Dominik"),
@@ -401,12 +402,15 @@ AUCTION_EXAMPLES: dict[str, tuple[Calls, dict[str, Any], dict[str, int], str]] =
                            ("Dominik", "pass"), ("Bert", 3)), {}, {}, "Dominik"),
     "auction_incomplete": (calls(("Anna", 2), ("Bert", "pass")), {}, {}, "Dominik"),
 }
+#: The table of an example, where it is not Anna, Bert, Cilli and Dominik.
+AUCTION_PLAYERS: dict[str, tuple[str, ...]] = {"players_count": ("Anna",)}
 
 
 @pytest.mark.parametrize("code", sorted(AUCTION_EXAMPLES))
 def test_the_documented_auction_example_reports_its_code(code):
     the_calls, overrides, scores, dealer = AUCTION_EXAMPLES[code]
-    result = run_auction(mulatschak_rules("salzburg", overrides), FOUR, dealer, the_calls,
+    players = AUCTION_PLAYERS.get(code, FOUR)
+    result = run_auction(mulatschak_rules("salzburg", overrides), players, dealer, the_calls,
                          scores)
     assert [v.code for v in result.violations] == [code]
 
