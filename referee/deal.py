@@ -24,7 +24,7 @@ from .exchange import (
     recorded_entries,
     talon_order,
 )
-from .rules import TRICKS_PER_DEAL, MulatschakRules
+from .rules import MAX_SCORE, TRICKS_PER_DEAL, MulatschakRules
 from .violations import RuleError, Violation
 
 MULI = TRICKS_PER_DEAL
@@ -367,11 +367,12 @@ def multiplier_factors(
 
 
 def multiplier_of(rules: MulatschakRules, factors: Sequence[Factor]) -> int:
-    """``2 ** len(factors)``, capped by ``multiplier_cap``."""
-    m: int = 2 ** len(factors)
-    if rules.multiplier_cap is not None:
-        m = min(m, rules.multiplier_cap)
-    return m
+    """``2 ** len(factors)``, capped by ``multiplier_cap`` or, where that is null, by the
+    implicit cap that keeps every deal's change within the score limit."""
+    cap = rules.largest_multiplier
+    if len(factors) >= cap.bit_length():  # 2 ** len(factors) >= 2 * cap: never computed
+        return cap
+    return min(1 << len(factors), cap)
 
 
 def collapses_after(rules: MulatschakRules, kind: DealKind, collapses_before: int) -> int:
@@ -684,6 +685,8 @@ CODE_ORDER: tuple[str, ...] = (
     "knock_not_allowed",
     "stay_home_twice",
     "muli_breaker_required",
+    # checked only once the deal is otherwise legal: its scores (docs/rules.md)
+    "score_out_of_range",
 )
 _ORDER = {code: i for i, code in enumerate(CODE_ORDER)}
 
@@ -801,6 +804,12 @@ def score_deal(table: Table, deal: Deal) -> DealResult:
         p: _apply_floor(rules.score_floor, scores_before[p], base[p] * m) for p in table.players
     }
     after = {p: scores_before[p] + deltas[p] for p in table.players}
+    beyond = tuple(
+        Violation.of("score_out_of_range", p, limit=MAX_SCORE)
+        for p in table.players if abs(after[p]) > MAX_SCORE
+    )
+    if beyond:
+        return DealResult(violations=beyond, scores_after=_frozen(scores_before))
     over = any(s <= rules.target_score for s in after.values())
     return DealResult(
         violations=(),

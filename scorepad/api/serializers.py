@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from referee.rules import MAX_SCORE
 from referee.violations import RuleError
 from scorepad.fields import (
     MAX_PLAYERS,
@@ -25,7 +26,8 @@ from scorepad.games.mulatschak import CallIn, DealIn
 from scorepad.games.mura import MuraTrickIn, counts_or_cards
 from scorepad.messages import input_error_message
 
-SCORE_LIMIT = 1_000_000
+#: Scores before a deal: anything a deal may leave (docs/rules.md, "Scores have a limit").
+SCORE_LIMIT = MAX_SCORE
 
 
 def _score() -> StrictIntegerField:

@@ -18,6 +18,7 @@ from referee.deal import (
     score_deal,
 )
 from referee.rules import mulatschak_rules
+from referee.violations import Violation
 
 ANNA, BERT, CILLI, DOMINIK = "Anna", "Bert", "Cilli", "Dominik"
 FOUR = (ANNA, BERT, CILLI, DOMINIK)
@@ -226,6 +227,47 @@ def test_multiplier_cap_limits_the_multiplier(cap, m):
     assert result.multiplier == m
     assert result.deltas[ANNA] == 10 * m
     assert len(result.factors) == 4  # the factors are still all shown
+
+
+def test_without_a_cap_the_multiplier_stops_at_two_to_the_forty():
+    result = score(table(collapses=1100), **FELL)
+    assert result.multiplier == 2**40
+    assert len(result.factors) == 1100
+    assert result.deltas[ANNA] == 10 * 2**40
+
+
+def test_the_implicit_cap_leaves_forty_doublings_alone_and_caps_the_forty_first():
+    assert score(table(collapses=40), **FELL).multiplier == 2**40
+    assert score(table(collapses=40), **FELL | {"trump": "hearts"}).multiplier == 2**40
+    assert score(table(collapses=39), **FELL).multiplier == 2**39
+
+
+def test_a_set_cap_counts_even_after_many_collapses():
+    result = score(table(overrides={"multiplier_cap": 8}, collapses=1100), **FELL)
+    assert result.multiplier == 8
+
+
+def test_a_deal_that_would_take_a_score_past_the_limit_is_refused():
+    limit = 2**53 - 1
+    t = table(scores={BERT: limit, CILLI: limit - 5})
+    result = score_deal(t, Deal.played(**FELL))  # Bert −1, Cilli −2, Dominik +5: fine
+    assert result.legal
+    result = score_deal(t, Deal.played(**PLAIN))  # Bert +1 (home), Dominik +5
+    assert result.violations == (Violation.of("score_out_of_range", BERT, limit=limit),)
+    assert dict(result.scores_after) == dict(t.scores_before)
+
+
+def test_a_score_may_not_pass_the_limit_downwards_either():
+    limit = 2**53 - 1
+    t = table(scores={CILLI: -limit + 1}, overrides={"target_score": -10_000})
+    result = score_deal(t, Deal.played(**PLAIN))  # Cilli took 2: −2
+    assert [(v.code, v.player) for v in result.violations] == [("score_out_of_range", CILLI)]
+
+
+def test_a_score_may_reach_the_limit_exactly():
+    limit = 2**53 - 1
+    result = score(table(scores={BERT: limit - 1}), **PLAIN)
+    assert result.scores_after[BERT] == limit
 
 
 def test_multiplier_of_is_two_to_the_number_of_factors():
