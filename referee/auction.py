@@ -82,7 +82,20 @@ def run_auction(
     calls: Sequence[tuple[str, object]],
     scores_before: Mapping[str, int] | None = None,
 ) -> AuctionResult:
-    """Check a sequence of calls and name the declarer and the bid."""
+    """Check a sequence of calls and name the declarer and the bid.
+
+    A table outside ``players_min``..``players_max`` (active players for the least, seated
+    ones for the most, as for a deal) is ``players_count``, reported alone.
+    """
+    seated = len(players)
+    active = rules.active_count(seated) if dealer in players else seated
+    if not rules.players_min <= active or seated > rules.players_max:
+        count = seated if seated > rules.players_max else active
+        return AuctionResult(
+            (Violation.of("players_count", count=count, min=rules.players_min,
+                          max=rules.players_max),),
+            None, None, False, False,
+        )
     if dealer not in players:
         return AuctionResult(
             (Violation.of("dealer_not_seated", dealer),), None, None, False, False

@@ -24,7 +24,7 @@ from .exchange import (
     recorded_entries,
     talon_order,
 )
-from .rules import TRICKS_PER_DEAL, MulatschakRules
+from .rules import MAX_SCORE, TRICKS_PER_DEAL, MulatschakRules
 from .violations import RuleError, Violation
 
 MULI = TRICKS_PER_DEAL
@@ -367,11 +367,12 @@ def multiplier_factors(
 
 
 def multiplier_of(rules: MulatschakRules, factors: Sequence[Factor]) -> int:
-    """``2 ** len(factors)``, capped by ``multiplier_cap``."""
-    m: int = 2 ** len(factors)
-    if rules.multiplier_cap is not None:
-        m = min(m, rules.multiplier_cap)
-    return m
+    """``2 ** len(factors)``, capped by ``multiplier_cap`` or, where that is null, by the
+    implicit cap that keeps every deal's change within the score limit."""
+    cap = rules.largest_multiplier
+    if len(factors) >= cap.bit_length():  # 2 ** len(factors) >= 2 * cap: never computed
+        return cap
+    return min(1 << len(factors), cap)
 
 
 def collapses_after(rules: MulatschakRules, kind: DealKind, collapses_before: int) -> int:
@@ -466,7 +467,11 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
         ):
             if present:
                 add("player_sitting_out", out, field=field_name)
-    home = [p for p in table.players if p in set(deal.stayed_home) and p != out]
+    listed_home = [p for p in table.players if p in set(deal.stayed_home) and p != out]
+    # A declarer listed as staying home is declarer_stayed_home alone: the stay-home
+    # duties are not checked for the declarer, who counts as playing, a trick count
+    # included; a missing one is no news (docs/rules.md, "Violation codes").
+    home = [p for p in listed_home if p != declarer]
     playing = [p for p in active if p not in set(home)]
     score = table.scores_before.get
     hearts = trump == HEARTS
@@ -482,16 +487,15 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
             threshold=rules.no_bid_at_or_below)
     if trump not in GERMAN_SUITS:
         add("trump_invalid", trump=trump)
-    if declarer in home:
+    if declarer in listed_home:
         add("declarer_stayed_home", declarer)
-    others_home = [p for p in home if p != declarer]
     if hearts and rules.hearts_all_play:
-        for p in others_home:
+        for p in home:
             add("stay_home_forbidden_hearts", p)
     if is_muli and rules.muli_all_play:
-        for p in others_home:
+        for p in home:
             add("stay_home_forbidden_muli", p)
-    for p in others_home:
+    for p in home:
         if _at_or_below(score(p, 0), rules.must_play_at_or_below):
             add("stay_home_forbidden_low_score", p, score=score(p),
                 threshold=rules.must_play_at_or_below)
@@ -502,9 +506,10 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
 
     missing = [p for p in playing if p not in deal.tricks]
     for p in missing:
-        add("tricks_missing", p)
-    for p in home:
-        if deal.tricks.get(p, 0) != 0:
+        if p not in listed_home:
+            add("tricks_missing", p)
+    for p in home:  # not even 0
+        if p in deal.tricks:
             add("tricks_for_absent", p, tricks=deal.tricks[p])
     for p, n in _seat_order(table.players, deal.tricks).items():
         if not 0 <= n <= TRICKS_PER_DEAL:
@@ -680,6 +685,8 @@ CODE_ORDER: tuple[str, ...] = (
     "knock_not_allowed",
     "stay_home_twice",
     "muli_breaker_required",
+    # checked only once the deal is otherwise legal: its scores (docs/rules.md)
+    "score_out_of_range",
 )
 _ORDER = {code: i for i, code in enumerate(CODE_ORDER)}
 
@@ -707,9 +714,9 @@ def _base_changes(rules: MulatschakRules, table: Table, deal: Deal) -> tuple[
         n = tricks.get(p, 0)
         if p == out:
             base[p], why[p] = 0, Reason.SITTING_OUT
-        elif p in home:
-            base[p], why[p] = rules.stay_home_penalty, Reason.STAYED_HOME
         elif bid == MULI:
+            # Players at home (only with muli_all_play off) are among the others: the
+            # Muli amounts, never the stay-home penalty; they took no trick.
             payout = rules.muli_win if made else rules.muli_fail
             if p == declarer:
                 base[p] = payout.declarer
@@ -724,6 +731,8 @@ def _base_changes(rules: MulatschakRules, table: Table, deal: Deal) -> tuple[
                 base[p], why[p] = payout.others, Reason.MULI_BROKEN
             else:
                 base[p], why[p] = 0, Reason.MULI_FAILED_OTHER
+        elif p in home:
+            base[p], why[p] = rules.stay_home_penalty, Reason.STAYED_HOME
         elif p == declarer:
             if made:
                 base[p], why[p] = -rules.trick_value * n, Reason.DECLARER_MADE
@@ -795,6 +804,12 @@ def score_deal(table: Table, deal: Deal) -> DealResult:
         p: _apply_floor(rules.score_floor, scores_before[p], base[p] * m) for p in table.players
     }
     after = {p: scores_before[p] + deltas[p] for p in table.players}
+    beyond = tuple(
+        Violation.of("score_out_of_range", p, limit=MAX_SCORE)
+        for p in table.players if abs(after[p]) > MAX_SCORE
+    )
+    if beyond:
+        return DealResult(violations=beyond, scores_after=_frozen(scores_before))
     over = any(s <= rules.target_score for s in after.values())
     return DealResult(
         violations=(),

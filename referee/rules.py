@@ -94,6 +94,14 @@ class MulatschakRules:
     def card_pack(self) -> Pack:
         return PACKS[self.pack]
 
+    @property
+    def largest_multiplier(self) -> int:
+        """``multiplier_cap``, or the implicit cap where it is null (docs/rules.md,
+        "Scores have a limit")."""
+        if self.multiplier_cap is None:
+            return IMPLICIT_MULTIPLIER_CAP
+        return min(self.multiplier_cap, IMPLICIT_MULTIPLIER_CAP)
+
     def sits_out(self, seated: int) -> bool:
         """Whether the dealer sits out at a table of ``seated`` players (§2.9)."""
         return self.sit_out_at is not None and seated >= self.sit_out_at
@@ -296,6 +304,21 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "multiplier_cap": (1, 1 << 20),
     "max_exchange": (0, HAND_SIZE),
 }
+
+
+#: Every score stays within ±MAX_SCORE = 2^53 − 1, the largest whole number that an IEEE
+#: double (a JavaScript number, a float) holds exactly: a deal that would take a score
+#: past it is ``score_out_of_range`` (docs/rules.md, "Scores have a limit").
+MAX_SCORE = (1 << 53) - 1
+
+#: The largest change one deal can make before its multiplier, from the ranges above:
+#: five tricks at the highest ``trick_value`` (every penalty and payout is smaller).
+MAX_BASE_CHANGE = TRICKS_PER_DEAL * INT_BOUNDS["trick_value"][1]
+
+#: The multiplier when ``multiplier_cap`` is null: the largest power of two by which even
+#: MAX_BASE_CHANGE stays within MAX_SCORE (5000 < 2^13, so 2^40: 5000 × 2^40 < 2^53), so
+#: that no single deal's change passes the limit however many collapses came before.
+IMPLICIT_MULTIPLIER_CAP = 1 << (MAX_SCORE.bit_length() - MAX_BASE_CHANGE.bit_length())
 
 
 def _bounds(name: str) -> dict[str, int]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 Point = tuple[float, float]
 
@@ -81,8 +82,40 @@ def nice_step(span: float, most: int = 5) -> float:
     return float(10 * power)  # pragma: no cover - the loop always returns
 
 
-def _fmt(value: float) -> str:
+#: The largest size of a figure drawn or averaged: far above any score or sum of scores
+#: that the rules allow (docs/rules.md, "Scores have a limit"), far below a float's
+#: overflow, so that whatever a row holds, arithmetic on it stays finite.
+FIGURE_LIMIT = 10**100
+
+
+def as_figure(value: int | float | Fraction) -> float:
+    """A whole number (or a ratio of them) as a float for a chart or a statistic, held
+    within ±FIGURE_LIMIT: ``float()`` of a larger int raises OverflowError."""
+    if value > FIGURE_LIMIT:
+        return float(FIGURE_LIMIT)
+    if value < -FIGURE_LIMIT:
+        return -float(FIGURE_LIMIT)
+    return float(value)
+
+
+#: From here on a tick label is written short ("9.01e+15"): a long number would not fit
+#: beside the plot (scores may reach 2^53, docs/rules.md "Scores have a limit").
+SHORT_FROM = 1e6
+
+
+def _fmt(value: float, digits: int = 3) -> str:
+    if abs(value) >= SHORT_FROM:
+        return f"{value:.{digits}g}"
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _labels(values: Sequence[float]) -> list[str]:
+    """Tick labels, short for large values but with as many digits as tell them apart."""
+    for digits in range(3, 18):
+        labels = [_fmt(v, digits) for v in values]
+        if len(set(labels)) == len(labels):
+            return labels
+    return labels
 
 
 def marker_path(kind: str, x: float, y: float, r: float = 4.0) -> str:
@@ -132,6 +165,9 @@ def line_chart(
     step = nice_step(y1 - y0 if y1 > y0 else 2)
     if all(float(y).is_integer() for y in ys):
         step = max(step, 1.0)  # whole numbers get whole ticks
+    # Far from zero a float cannot step by less than its spacing (2 above 2^53): a step
+    # below it would never leave y0.
+    step = max(step, nice_step(5 * math.ulp(max(abs(y0), abs(y1)))))
     y0 = math.floor(y0 / step) * step
     y1 = math.ceil(y1 / step) * step
     if y1 == y0:
@@ -145,11 +181,10 @@ def line_chart(
     def sy(y: float) -> float:
         return bottom - (y - y0) / (y1 - y0) * (bottom - top)
 
-    y_ticks = []
-    value = y0
-    while value <= y1 + step / 2:
-        y_ticks.append(Tick(round(sy(value), 1), _fmt(value)))
-        value += step
+    # counted, not summed up: adding a step to a large float may round back
+    values = [y0 + k * step for k in range(round((y1 - y0) / step) + 1)]
+    y_ticks = [Tick(round(sy(v), 1), label) for v, label in zip(values, _labels(values),
+                                                                 strict=True)]
     if x_labels is None:
         every = max(1, math.ceil((x1 - x0 + 1) / 8))
         x_labels = {float(x): _fmt(x) for x in range(int(x0), int(x1) + 1)
@@ -190,4 +225,4 @@ def line_chart(
 
 def plain(values: Sequence[float], start: float = 0) -> list[list[Point]]:
     """One unbroken segment: the i-th value at x = start + i."""
-    return [[(start + i, float(v)) for i, v in enumerate(values)]]
+    return [[(start + i, as_figure(v)) for i, v in enumerate(values)]]

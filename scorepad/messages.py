@@ -63,6 +63,10 @@ VIOLATIONS: dict[str, Any] = {
     "muli_breaker_required": _(
         "The Muli failed: name who broke it — an opponent who took a trick."
     ),
+    "score_out_of_range": _(
+        "This deal would take {player}'s score beyond ±{limit}, the largest score Schreiber "
+        "can keep."
+    ),
     # auction
     "bid_not_higher": _("{player} must bid more than {highest}, or pass."),
     "hold_not_dealer": _("Only the dealer may hold a bid."),
@@ -148,6 +152,7 @@ INPUT_ERRORS: dict[str, Any] = {
     "bad_character": _("must not contain invisible or control characters ({char})"),
     "too_many_digits": _("must have at most {digits} digits before the decimal point"),
     "players_count": _("seat {min} to {max} players"),
+    "scores_missing": _("names no score for {players}"),
     "not_seated": _("must be one of the seated players"),
     "not_member": _("is not a member of this group"),
     "last_owner": _("a group needs at least one owner"),
@@ -396,7 +401,7 @@ PARAMETER_HELP: dict[str, Any] = {
     "collapse_doubles": _("each collapse doubles the next played deal"),
     "weli_prevents_whiteout": _("the Weli saves a hand from a whiteout"),
     "knock_doubles": _("knocking doubles the deal"),
-    "multiplier_cap": _("largest multiplier (null: unlimited)"),
+    "multiplier_cap": _("largest multiplier (null: 2^40, the cap that keeps scores in range)"),
     "muli_all_play": _("Muli: nobody may stay home"),
     "muli_no_exchange": _("Muli: nobody exchanges"),
     "muli_win": _("a Muli that comes off, before multipliers"),

@@ -587,6 +587,23 @@ def deal_delete(*, session: Session | Loaded, user: Any, number: int) -> None:
         _log(row_session, number, DealEvent.Action.DELETE, before, None, user)
 
 
+def session_replay(*, session: Session | Loaded) -> bool:
+    """Replay every stored deal through the referee as it is now and save what changed
+    (results, finished games, the running state): after the rules engine learned better,
+    e.g. how a Muli scores players at home. Open or closed, the deals stay as recorded.
+    True when anything changed; RulesBroken (with the deal's number) and nothing saved
+    when a stored deal is refused now."""
+    loaded = Loaded.of(session)
+    with transaction.atomic():
+        row_session = _locked(loaded.session)
+        deals = list(row_session.deals.order_by("number"))
+        replayed, state = _replay_all(loaded, row_session, deals, {})
+        if row_session.state == state and all(row.result == r for row, r in replayed):
+            return False
+        _save_replay(row_session, replayed, state)
+        return True
+
+
 # --- reading --------------------------------------------------------------------------------
 
 

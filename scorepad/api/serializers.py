@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from referee.rules import MAX_SCORE
 from referee.violations import RuleError
 from scorepad.fields import (
     MAX_PLAYERS,
@@ -25,7 +26,8 @@ from scorepad.games.mulatschak import CallIn, DealIn
 from scorepad.games.mura import MuraTrickIn, counts_or_cards
 from scorepad.messages import input_error_message
 
-SCORE_LIMIT = 1_000_000
+#: Scores before a deal: anything a deal may leave (docs/rules.md, "Scores have a limit").
+SCORE_LIMIT = MAX_SCORE
 
 
 def _score() -> StrictIntegerField:
@@ -54,7 +56,23 @@ class TableIn(Shape):
     rules = MulatschakRulesField()
     players = UniqueNamesField(min_length=1)
     dealer = NameField()
-    scores_before = ScoresField(required=False, default=dict)
+    scores_before = ScoresField(
+        required=False,
+        help_text="optional: everybody starts at start_score; if given, every seated player",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A ``scores_before`` that is given names every seated player: a player left out
+        would otherwise start silently at ``start_score``."""
+        scores = attrs.setdefault("scores_before", {})
+        if "scores_before" in self.initial_data:
+            missing = [p for p in attrs["players"] if p not in scores]
+            if missing:
+                error = RuleError("scores_before", f"names no score for {', '.join(missing)}",
+                                  "scores_missing", players=", ".join(missing))
+                raise serializers.ValidationError(
+                    {"scores_before": [input_error_message(error)]})
+        return attrs
 
 
 class DealRequest(TableIn):
@@ -67,6 +85,7 @@ class DealRequest(TableIn):
     deal = RefereeDealIn()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
         if attrs["knocks_before"] > attrs["collapses_before"]:
             error = RuleError("knocks_before", "must not exceed collapses_before",
                               "knocks_over_collapses", max=attrs["collapses_before"])

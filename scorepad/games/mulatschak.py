@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from django.http import QueryDict
@@ -39,6 +40,7 @@ from referee.session import start as session_start
 from referee.violations import RuleError
 
 from ..cardnames import SUITS
+from ..charts import as_figure
 from ..errors import InputError, RulesBroken
 from ..fields import (
     MAX_PLAYERS,
@@ -645,8 +647,8 @@ def stats_finish(acc: dict[str, Any]) -> dict[str, Any]:
         "deals_fallen": declared - mul["deals_made"],
         "made_rate": rate(mul["deals_made"], declared),
         "win_rate": rate(mul["wins"], mul["games"]),
-        "points_per_deal": (None if not mul["deals_seated"]
-                            else round(mul["points"] / mul["deals_seated"], 2)),
+        "points_per_deal": (None if not mul["deals_seated"] else
+                            round(as_figure(Fraction(mul["points"], mul["deals_seated"])), 2)),
         "by_bid": {k: v | {"fallen": v["declared"] - v["made"],
                            "rate": rate(v["made"], v["declared"])}
                    for k, v in bids.items()},
@@ -677,8 +679,24 @@ def factors_text(factors: Sequence[str], multiplier: int) -> str:
     """The multiplier as a product of its factors: "♥ hearts × collapse = ×4"; "×1"."""
     if not factors:
         return "×1"
-    labels = " × ".join(str(FACTOR_LABELS.get(f, f)) for f in factors)
+    runs: list[tuple[str, int]] = []
+    for f in factors:
+        if runs and runs[-1][0] == f:
+            runs[-1] = (f, runs[-1][1] + 1)
+        else:
+            runs.append((f, 1))
+    # a long run of one factor as a power ("collapse¹²"): a thousand collapses before a
+    # deal stay one short line (docs/rules.md, "Scores have a limit")
+    labels = " × ".join(
+        " × ".join([str(FACTOR_LABELS.get(f, f))] * n) if n < RUN_AS_POWER
+        else f"{FACTOR_LABELS.get(f, f)}{str(n).translate(SUPERSCRIPT)}"
+        for f, n in runs)
     return f"{labels} = ×{multiplier}"
+
+
+#: From this many equal factors in a row on, they are written as a power.
+RUN_AS_POWER = 4
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def sheet_rows(record: SessionRecord) -> list[dict[str, Any]]:
@@ -728,20 +746,20 @@ def chart_lines(record: SessionRecord) -> tuple[
     references: list[tuple[float, str]] = []
     start_score = int(s.rules.get("start_score", 0))
     target = s.rules.get("target_score")
-    references.append((float(start_score), "start"))
+    references.append((as_figure(start_score), "start"))
     if target is not None:
-        references.append((float(target), "target"))
+        references.append((as_figure(int(target)), "target"))
     for p in record.seats:
-        series[p] = [[(0.0, float(start_score))]]
+        series[p] = [[(0.0, as_figure(start_score))]]
     for i, d in enumerate(record.deals, start=1):
         before = d.result.get("scores_before", {})
         after = d.result.get("scores_after") or before
         if i > 1 and record.deals[i - 2].result.get("game_over"):
             boundaries.append(float(i - 1))
             for p in record.seats:
-                series[p].append([(float(i - 1), float(before.get(p, start_score)))])
+                series[p].append([(float(i - 1), as_figure(before.get(p, start_score)))])
         for p in record.seats:
-            series[p][-1].append((float(i), float(after.get(p, 0))))
+            series[p][-1].append((float(i), as_figure(after.get(p, 0))))
     return series, boundaries, references
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from referee.auction import AuctionResult, normalize_call, run_auction
 from referee.rules import mulatschak_rules
-from referee.violations import RuleError
+from referee.violations import RuleError, Violation
 
 ANNA, BERT, CILLI, DOMINIK = "Anna", "Bert", "Cilli", "Dominik"
 # Dominik deals, so Anna is forehand and the first round runs Anna, Bert, Cilli, Dominik.
@@ -462,3 +462,25 @@ def test_every_auction_example_of_the_worked_examples_holds_at_the_referee_level
         else:
             assert won(result) == (response["declarer"], response["bid"]), example["name"]
             assert result.all_passed is response["all_passed"]
+
+
+# --- the table --------------------------------------------------------------------
+
+
+def test_a_single_player_auction_is_refused_as_players_count_alone():
+    result = auction((ANNA, 2), players=(ANNA,), dealer=ANNA)
+    assert result.violations == (Violation.of("players_count", count=1, min=2, max=6),)
+    assert not result.finished and result.declarer is None
+
+
+def test_an_auction_at_a_table_too_large_is_players_count():
+    six = (*FOUR, "Erna", "Franz")
+    result = auction((ANNA, 2), preset="geiser", players=six, dealer="Franz")
+    assert result.violations == (Violation.of("players_count", count=6, min=2, max=5),)
+
+
+def test_an_auction_counts_the_active_players_when_the_dealer_sits_out():
+    result = auction((ANNA, "pass"), overrides={"sit_out_at": 3, "players_min": 3},
+                     players=(ANNA, BERT, CILLI), dealer=CILLI)
+    assert codes(result) == ["players_count"]
+    assert result.violations[0].params["count"] == 2

@@ -274,6 +274,28 @@ def test_the_declarer_may_not_stay_home():
     only(table(), deal, "declarer_stayed_home", ANNA)
 
 
+@pytest.mark.parametrize("tricks", [
+    {BERT: 2, CILLI: 2, DOMINIK: 1},  # no count for the declarer
+    {ANNA: 0, BERT: 2, CILLI: 2, DOMINIK: 1},
+    {ANNA: 2, BERT: 1, CILLI: 1, DOMINIK: 1},  # the declarer's count makes the five
+])
+def test_a_declarer_listed_at_home_is_declarer_stayed_home_alone(tricks):
+    only(table(), played(stayed_home=[ANNA], tricks=tricks), "declarer_stayed_home", ANNA)
+
+
+def test_the_stay_home_duties_are_not_checked_for_a_declarer_listed_at_home():
+    t = table(overrides={"no_stay_home_twice": True}, scores={ANNA: 6},
+              previous_home=(ANNA,))
+    deal = played(trump="hearts", stayed_home=[ANNA], exchanged={ANNA: 2},
+                  tricks={ANNA: 2, BERT: 1, CILLI: 1, DOMINIK: 1})
+    assert codes(t, deal) == ["declarer_stayed_home"]
+
+
+def test_a_declarer_listed_at_home_still_has_counts_that_add_up():
+    deal = played(stayed_home=[ANNA], tricks={ANNA: 2, BERT: 2, CILLI: 2, DOMINIK: 1})
+    assert codes(table(), deal) == ["declarer_stayed_home", "tricks_sum"]
+
+
 def test_an_opponent_may_stay_home_in_a_plain_deal():
     deal = played(stayed_home=[BERT], tricks={ANNA: 3, CILLI: 1, DOMINIK: 1})
     assert codes(table(), deal) == []
@@ -384,9 +406,17 @@ def test_a_player_who_stayed_home_takes_no_tricks():
     assert found[0].params == {"tricks": 1}
 
 
-def test_a_zero_for_a_player_who_stayed_home_is_fine():
+def test_a_zero_for_a_player_who_stayed_home_is_a_trick_count_for_the_absent():
     deal = played(stayed_home=[BERT], tricks={ANNA: 3, BERT: 0, CILLI: 1, DOMINIK: 1})
-    assert codes(table(), deal) == []
+    found = check_deal(table(), deal)
+    assert [(v.code, v.player) for v in found] == [("tricks_for_absent", BERT)]
+    assert found[0].params == {"tricks": 0}
+
+
+def test_a_missing_count_is_a_wrong_sum_only_once_the_given_counts_exceed_five():
+    assert codes(table(), played(tricks={ANNA: 2, BERT: 1, CILLI: 2})) == ["tricks_missing"]
+    assert codes(table(), played(tricks={ANNA: 2, BERT: 2, CILLI: 2})) == [
+        "tricks_missing", "tricks_sum"]
 
 
 def test_a_negative_trick_count_is_out_of_range():
@@ -633,6 +663,7 @@ def test_violations_come_in_the_order_of_the_rules_table():
         "knock_not_allowed",
         "stay_home_twice",
         "muli_breaker_required",
+        "score_out_of_range",
     )
 
 
@@ -811,6 +842,8 @@ TRIGGERS: dict[str, tuple[Table, Deal]] = {
         table(overrides={"muli_fail_mode": "breaker"}),
         played(bid=5, tricks={ANNA: 4, BERT: 1, CILLI: 0, DOMINIK: 0}),
     ),
+    "score_out_of_range": (table(scores={BERT: 2**53 - 1}), played(
+        stayed_home=[BERT], tricks={ANNA: 3, CILLI: 1, DOMINIK: 1})),
 }
 
 
@@ -821,8 +854,8 @@ def test_every_code_of_the_rules_table_has_a_triggering_deal():
 @pytest.mark.parametrize("code", sorted(TRIGGERS))
 def test_each_triggering_deal_reports_exactly_its_code_and_changes_no_score(code):
     t, deal = TRIGGERS[code]
-    assert codes(t, deal) == [code]
     result = score_deal(t, deal)
+    assert [v.code for v in result.violations] == [code]
     assert dict(result.scores_after) == {p: t.scores_before[p] for p in t.players}
 
 

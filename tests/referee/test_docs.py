@@ -22,7 +22,7 @@ import pytest
 
 import referee
 from referee.auction import run_auction
-from referee.deal import CODE_ORDER, Deal, Table, check_deal, score_deal
+from referee.deal import CODE_ORDER, Deal, Table, score_deal
 from referee.money import settle
 from referee.muller_matz import MULLER_MATZ_RULES, REASONS_EN, check_beat, check_result
 from referee.mura import MURA_RULES, check_counts
@@ -350,6 +350,8 @@ DEAL_EXAMPLES: dict[str, tuple[Table, Deal, list[str]]] = {
                                                              "Dominik": 1}), []),
     "muli_breaker_required": (table(overrides={"muli_fail_mode": "breaker"}), played(
         bid=5, tricks={"Anna": 4, "Bert": 1, "Cilli": 0, "Dominik": 0}), []),
+    "score_out_of_range": (table(scores={"Bert": 2**53 - 1}), played(
+        stayed_home=["Bert"], tricks={"Anna": 3, "Cilli": 1, "Dominik": 1}), []),
 }
 
 
@@ -375,7 +377,7 @@ def test_every_deal_code_of_the_referee_has_its_documented_example_here():
 @pytest.mark.parametrize("code", sorted(DEAL_EXAMPLES))
 def test_the_documented_deal_example_reports_its_code(code):
     t, deal, also = DEAL_EXAMPLES[code]
-    assert [v.code for v in check_deal(t, deal)] == [code, *also]
+    assert [v.code for v in score_deal(t, deal).violations] == [code, *also]
 
 
 def calls(*pairs: tuple[str, object]) -> list[tuple[str, object]]:
@@ -386,6 +388,7 @@ Calls = list[tuple[str, object]]
 
 #: (calls, overrides, scores, dealer) of the auction-code table's examples.
 AUCTION_EXAMPLES: dict[str, tuple[Calls, dict[str, Any], dict[str, int], str]] = {
+    "players_count": (calls(("Anna", 2)), {}, {}, "Anna"),
     "unknown_player": (calls(("Erna", 2)), {}, {}, "Dominik"),
     "dealer_not_seated": (calls(("Anna", 2)), {}, {}, "Erna"),
     "not_your_turn": (calls(("Anna", 2), ("Cilli", 3)), {}, {}, "Dominik"),
@@ -401,12 +404,15 @@ AUCTION_EXAMPLES: dict[str, tuple[Calls, dict[str, Any], dict[str, int], str]] =
                            ("Dominik", "pass"), ("Bert", 3)), {}, {}, "Dominik"),
     "auction_incomplete": (calls(("Anna", 2), ("Bert", "pass")), {}, {}, "Dominik"),
 }
+#: The table of an example, where it is not Anna, Bert, Cilli and Dominik.
+AUCTION_PLAYERS: dict[str, tuple[str, ...]] = {"players_count": ("Anna",)}
 
 
 @pytest.mark.parametrize("code", sorted(AUCTION_EXAMPLES))
 def test_the_documented_auction_example_reports_its_code(code):
     the_calls, overrides, scores, dealer = AUCTION_EXAMPLES[code]
-    result = run_auction(mulatschak_rules("salzburg", overrides), FOUR, dealer, the_calls,
+    players = AUCTION_PLAYERS.get(code, FOUR)
+    result = run_auction(mulatschak_rules("salzburg", overrides), players, dealer, the_calls,
                          scores)
     assert [v.code for v in result.violations] == [code]
 

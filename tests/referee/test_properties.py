@@ -16,7 +16,15 @@ from hypothesis import strategies as st
 
 from referee.cards import GERMAN_RANKS, WELI, Card
 from referee.deal import Deal, DealKind, Table, check_deal, score_deal
-from referee.rules import PRESETS, MulatschakRules, mulatschak_rules
+from referee.rules import (
+    IMPLICIT_MULTIPLIER_CAP,
+    INT_BOUNDS,
+    MAX_BASE_CHANGE,
+    MAX_SCORE,
+    PRESETS,
+    MulatschakRules,
+    mulatschak_rules,
+)
 from referee.trick import Play, check_trick, trick_winner
 from referee.violations import Violation
 
@@ -131,7 +139,6 @@ def legal_situations(draw: st.DrawFn, *, only_muli: bool = False, **fixed: Any) 
 
     takers = draw(st.lists(st.sampled_from(playing), min_size=MULI, max_size=MULI))
     tricks = {p: takers.count(p) for p in playing}
-    tricks.update({p: 0 for p in home if draw(st.booleans())})  # a zero for an absentee is fine
 
     exchanged: dict[str, int] | None = None
     if draw(st.booleans()) and not (muli and rules.muli_no_exchange):
@@ -470,14 +477,12 @@ def test_a_muli_pays_by_the_payout_table_and_the_fail_mode(situation):
     for p in situation.players:
         if p == deal.declarer:
             expected = payout.declarer
-        elif p in deal.stayed_home:
-            expected = rules.stay_home_penalty
-        elif made or rules.muli_fail_mode == "all":
+        elif made or rules.muli_fail_mode == "all":  # players at home too
             expected = payout.others
         elif rules.muli_fail_mode == "breaker":
             expected = payout.others if p == deal.muli_breaker else 0
         else:
-            expected = payout.others if deal.tricks[p] else 0
+            expected = payout.others if deal.tricks.get(p, 0) else 0
         assert result.base[p] == expected
 
 
@@ -659,3 +664,68 @@ def test_with_stichzwang_a_legal_card_that_follows_suit_beats_the_trick_if_any_c
         assert all(wins(c) for c in allowed)
     if not followers and any(effective(c, trump) == trump and wins(c) for c in hand):
         assert all(wins(c) for c in allowed)
+
+
+# --- the score limit (docs/rules.md, "Scores have a limit") ------------------------------
+
+#: The largest and smallest amounts a table may set, with the cap on and off.
+def _edge(name: str) -> st.SearchStrategy[int]:
+    low, high = INT_BOUNDS[name]
+    return st.sampled_from(sorted({low, min(1, high), high}))
+
+
+_EDGE_PAYOUT = st.fixed_dictionaries({"declarer": st.sampled_from((-1000, 0, 1000)),
+                                      "others": st.sampled_from((-1000, 0, 1000))})
+EXTREMES: dict[str, st.SearchStrategy[Any]] = {
+    **{name: _edge(name) for name in ("trick_value", "no_trick_penalty",
+                                      "declarer_fail_penalty", "stay_home_penalty")},
+    "muli_win": _EDGE_PAYOUT,
+    "muli_fail": _EDGE_PAYOUT,
+    "multiplier_cap": st.none() | st.sampled_from((1, 8, 1 << 20)),
+}
+
+
+@st.composite
+def extreme_situations(draw: st.DrawFn) -> Situation:
+    """A legal deal at a table with the largest amounts, after up to 3000 collapses, with
+    scores anywhere from the usual to the limit."""
+    fixed = {name: draw(value) for name, value in EXTREMES.items()}
+    situation = draw(legal_situations(score_floor=None, **fixed))
+    lift = draw(st.sampled_from((0, MAX_SCORE // 2, MAX_SCORE - 10_000)))
+    scores = {p: s + lift + draw(st.integers(0, 10_000)) for p, s in situation.scores.items()}
+    return replace(situation, scores=scores, collapses=draw(st.integers(0, 3000)))
+
+
+def test_the_implicit_cap_is_the_largest_power_of_two_that_keeps_any_deal_within_the_limit():
+    assert IMPLICIT_MULTIPLIER_CAP == 2**40
+    assert MAX_BASE_CHANGE * IMPLICIT_MULTIPLIER_CAP <= MAX_SCORE
+    assert MAX_BASE_CHANGE * IMPLICIT_MULTIPLIER_CAP * 2 > MAX_SCORE
+    assert INT_BOUNDS["multiplier_cap"][1] <= IMPLICIT_MULTIPLIER_CAP
+
+
+@PROPERTY
+@given(extreme_situations())
+def test_no_base_change_is_larger_than_the_one_the_implicit_cap_allows_for(situation):
+    base = score_deal(replace(situation, scores={}).table(), situation.deal).base
+    assert all(abs(b) <= MAX_BASE_CHANGE for b in base.values())
+
+
+@PROPERTY
+@given(extreme_situations())
+def test_no_deal_takes_a_score_past_the_limit_it_is_refused_instead(situation):
+    rules = situation.rules
+    table = situation.table()
+    result = score_deal(table, situation.deal)
+    unbounded = score_deal(replace(situation, scores={}).table(), situation.deal)
+    assert unbounded.legal
+    assert unbounded.multiplier <= rules.largest_multiplier <= IMPLICIT_MULTIPLIER_CAP
+    assert all(abs(d) <= MAX_SCORE for d in unbounded.deltas.values())
+    beyond = [p for p in situation.players
+              if abs(table.scores_before[p] + unbounded.deltas[p]) > MAX_SCORE]
+    if beyond:
+        assert result.violations == tuple(
+            Violation.of("score_out_of_range", p, limit=MAX_SCORE) for p in beyond)
+        assert dict(result.scores_after) == dict(table.scores_before)
+    else:
+        assert result.legal
+        assert all(abs(s) <= MAX_SCORE for s in result.scores_after.values())

@@ -18,6 +18,7 @@ from referee.deal import (
     score_deal,
 )
 from referee.rules import mulatschak_rules
+from referee.violations import Violation
 
 ANNA, BERT, CILLI, DOMINIK = "Anna", "Bert", "Cilli", "Dominik"
 FOUR = (ANNA, BERT, CILLI, DOMINIK)
@@ -228,6 +229,47 @@ def test_multiplier_cap_limits_the_multiplier(cap, m):
     assert len(result.factors) == 4  # the factors are still all shown
 
 
+def test_without_a_cap_the_multiplier_stops_at_two_to_the_forty():
+    result = score(table(collapses=1100), **FELL)
+    assert result.multiplier == 2**40
+    assert len(result.factors) == 1100
+    assert result.deltas[ANNA] == 10 * 2**40
+
+
+def test_the_implicit_cap_leaves_forty_doublings_alone_and_caps_the_forty_first():
+    assert score(table(collapses=40), **FELL).multiplier == 2**40
+    assert score(table(collapses=40), **FELL | {"trump": "hearts"}).multiplier == 2**40
+    assert score(table(collapses=39), **FELL).multiplier == 2**39
+
+
+def test_a_set_cap_counts_even_after_many_collapses():
+    result = score(table(overrides={"multiplier_cap": 8}, collapses=1100), **FELL)
+    assert result.multiplier == 8
+
+
+def test_a_deal_that_would_take_a_score_past_the_limit_is_refused():
+    limit = 2**53 - 1
+    t = table(scores={BERT: limit, CILLI: limit - 5})
+    result = score_deal(t, Deal.played(**FELL))  # Bert −1, Cilli −2, Dominik +5: fine
+    assert result.legal
+    result = score_deal(t, Deal.played(**PLAIN))  # Bert +1 (home), Dominik +5
+    assert result.violations == (Violation.of("score_out_of_range", BERT, limit=limit),)
+    assert dict(result.scores_after) == dict(t.scores_before)
+
+
+def test_a_score_may_not_pass_the_limit_downwards_either():
+    limit = 2**53 - 1
+    t = table(scores={CILLI: -limit + 1}, overrides={"target_score": -10_000})
+    result = score_deal(t, Deal.played(**PLAIN))  # Cilli took 2: −2
+    assert [(v.code, v.player) for v in result.violations] == [("score_out_of_range", CILLI)]
+
+
+def test_a_score_may_reach_the_limit_exactly():
+    limit = 2**53 - 1
+    result = score(table(scores={BERT: limit - 1}), **PLAIN)
+    assert result.scores_after[BERT] == limit
+
+
 def test_multiplier_of_is_two_to_the_number_of_factors():
     rules = mulatschak_rules("salzburg")
     assert multiplier_of(rules, ()) == 1
@@ -299,12 +341,47 @@ def test_a_muli_that_comes_off_pays_everybody_whatever_the_fail_mode(mode):
     assert d == {ANNA: -10, BERT: 10, CILLI: 10, DOMINIK: 10}
 
 
-def test_a_player_who_stays_home_in_a_muli_pays_the_stay_home_penalty():
-    # Only possible with muli_all_play off; the engine scores it as staying home.
+HOME_IN_A_MULI: dict[str, Any] = {"stayed_home": [DOMINIK]}
+FAILED_WITH_DOMINIK_HOME = MULI_FAILED | HOME_IN_A_MULI | {
+    "tricks": {ANNA: 3, BERT: 1, CILLI: 1}
+}
+
+
+def test_a_player_at_home_in_a_muli_that_comes_off_gets_the_others_amount():
+    # Only possible with muli_all_play off; the per-trick rules, the stay-home penalty
+    # among them, do not apply to a bid of 5.
     t = table(overrides={"muli_all_play": False})
-    d = deltas(t, **MULI_FAILED | {"stayed_home": [DOMINIK],
-                                   "tricks": {ANNA: 3, BERT: 1, CILLI: 1}})
-    assert d == {ANNA: 10, BERT: -10, CILLI: -10, DOMINIK: 1}
+    result = score(t, **MULI_MADE | HOME_IN_A_MULI | {"tricks": {ANNA: 5, BERT: 0, CILLI: 0}})
+    assert dict(result.deltas) == {ANNA: -10, BERT: 10, CILLI: 10, DOMINIK: 10}
+    assert result.reasons[DOMINIK] is Reason.MULI_MADE_OTHER
+
+
+def test_a_player_at_home_in_a_failed_muli_gets_the_others_amount_in_all_mode():
+    t = table(overrides={"muli_all_play": False})
+    result = score(t, **FAILED_WITH_DOMINIK_HOME)
+    assert dict(result.deltas) == {ANNA: 10, BERT: -10, CILLI: -10, DOMINIK: -10}
+    assert result.reasons[DOMINIK] is Reason.MULI_BROKEN
+
+
+@pytest.mark.parametrize("mode", ["breaker", "trick_takers"])
+def test_a_player_at_home_in_a_failed_muli_gets_nothing_in_the_other_modes(mode):
+    t = table(overrides={"muli_all_play": False, "muli_fail_mode": mode})
+    result = score(t, **FAILED_WITH_DOMINIK_HOME)
+    assert result.deltas[DOMINIK] == 0
+    assert result.reasons[DOMINIK] is Reason.MULI_FAILED_OTHER
+
+
+def test_a_player_at_home_in_a_muli_is_multiplied_like_the_others():
+    t = table("murln", overrides={"muli_all_play": False}, collapses=1)
+    result = score(t, **MULI_MADE | HOME_IN_A_MULI | {"tricks": {ANNA: 5, BERT: 0, CILLI: 0}})
+    assert dict(result.deltas) == {ANNA: -20, BERT: 40, CILLI: 40, DOMINIK: 40}
+
+
+def test_the_api_example_of_a_muli_with_a_player_at_home_gives_cilli_ten():
+    t = table(overrides={"muli_all_play": False}, players=(ANNA, BERT, CILLI), dealer=CILLI)
+    d = deltas(t, declarer=BERT, bid=5, trump="acorns", stayed_home=[CILLI],
+               tricks={ANNA: 0, BERT: 5})
+    assert d == {ANNA: 10, BERT: -10, CILLI: 10}
 
 
 # --- score floor (Geiser: a player with any score may declare) ------------

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorepad.charts import DASHES, MARKERS, line_chart, marker_path, nice_step, plain
+from scorepad.charts import (
+    DASHES,
+    FIGURE_LIMIT,
+    MARKERS,
+    as_figure,
+    line_chart,
+    marker_path,
+    nice_step,
+    plain,
+)
 
 
 def coords(chart):
@@ -93,3 +103,24 @@ def test_any_scores_land_inside_the_plot(values):
 def test_whole_numbers_get_whole_ticks():
     chart = line_chart({"Anna": plain([0, 1])})
     assert [t.label for t in chart.y_ticks] == ["0", "1"]
+
+
+@pytest.mark.parametrize("ys", [(2**53 - 4, 2**53 - 1), (1e17, 1e17), (-(2**53 - 1), 2**53 - 1),
+                                (1e300, 1e300)])
+def test_a_chart_of_values_near_and_past_the_score_limit_has_a_few_distinct_ticks(ys):
+    chart = line_chart({"Anna": plain(list(ys))})
+    labels = [t.label for t in chart.y_ticks]
+    assert 2 <= len(labels) <= 12
+    assert len(set(labels)) == len(labels)
+    assert all(len(label) <= 24 for label in labels)
+
+
+def test_large_tick_labels_are_written_short():
+    chart = line_chart({"Anna": plain([21, 8 * 1000 * 2**40])})
+    assert "8e+15" in [t.label for t in chart.y_ticks]
+
+
+def test_a_value_too_large_for_a_float_is_drawn_at_the_figure_limit():
+    assert plain([2**2000, -(2**2000), 5]) == [[(0, float(FIGURE_LIMIT)),
+                                               (1, -float(FIGURE_LIMIT)), (2, 5.0)]]
+    assert as_figure(2**53 - 1) == float(2**53 - 1)

@@ -317,3 +317,34 @@ def test_input_is_not_modified_by_the_referee(api):
     before = copy.deepcopy(body)
     api.post(DEAL, body)
     assert body == before
+
+
+def test_a_single_player_auction_is_refused_as_players_count(api):
+    body = {"rules": "salzburg", "players": ["Anna"], "dealer": "Anna",
+            "calls": [{"player": "Anna", "call": 2}]}
+    response = api.post(AUCTION, body)
+    assert response.status_code == 422
+    assert [v["code"] for v in response.json()["violations"]] == ["players_count"]
+
+
+@pytest.mark.parametrize("endpoint", [DEAL, AUCTION])
+def test_scores_before_that_leave_players_out_are_a_400_naming_them(api, endpoint):
+    body = plain_deal() | {"scores_before": {"Bert": 12, "Dominik": 9},
+                           "calls": [{"player": "Anna", "call": "muli"}]}
+    response = api.post(endpoint, body)
+    assert response.status_code == 400
+    (message,) = response.json()["errors"]["scores_before"]
+    assert "Anna" in message and "Cilli" in message
+    assert "Bert" not in message and "Dominik" not in message
+
+
+def test_empty_scores_before_leave_everybody_out(api):
+    response = api.post(DEAL, plain_deal() | {"scores_before": {}})
+    assert response.status_code == 400
+    assert "scores_before" in response.json()["errors"]
+
+
+def test_without_scores_before_everybody_starts_at_the_start_score(api):
+    response = api.post(DEAL, plain_deal())
+    assert response.json()["scores_after"] == {"Anna": 20, "Bert": 18, "Cilli": 22,
+                                               "Dominik": 20}

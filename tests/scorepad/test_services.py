@@ -208,3 +208,12 @@ def test_a_failure_halfway_through_a_write_leaves_no_trace(table, anna, monkeypa
     assert Deal.objects.count() == 0
     assert DealEvent.objects.count() == 0
     assert table.version == 0 and table.state["deals"] == 0
+
+
+def test_a_player_at_home_in_a_muli_carries_the_others_amount_on_the_scoreboard(anna):
+    session = session_at(group_with(anna, name="Muli daheim"), anna,
+                         overrides={"muli_all_play": False},
+                         seats=["Anna", "Bert", "Cilli"], dealer="Cilli")
+    record(session, anna, played("Bert", {"Anna": 0, "Bert": 5}, bid=5,
+                                 stayed_home=["Cilli"]))
+    assert board(session)["scores"] == {"Anna": 31, "Bert": 11, "Cilli": 31}
