@@ -125,19 +125,24 @@
       dialog.showModal();
     });
   }
+  // (a phone's storage that does not answer does not keep anyone from logging out: the
+  // deals then stay, as with "keep")
+  function within(promise, fallback) {
+    return Promise.race([promise.catch(function () { return fallback; }),
+                         new Promise(function (resolve) { setTimeout(resolve, 3000, fallback); })]);
+  }
   async function leave(form) {
     const Outbox = window.SchreiberOutbox;
     if (Outbox) {
-      let waiting = [];
-      try { waiting = await Outbox.list(null); } catch (e) { waiting = []; }
+      const waiting = await within(Outbox.list(null), []);
       if (waiting.length) {
         const choice = await ask(waiting.length);
         if (choice === "cancel") return;
-        if (choice === "discard") await Outbox.discardAll();
+        if (choice === "discard") await within(Outbox.discardAll(), null);
       }
-      try { await Outbox.setAccount(""); } catch (e) { /* no IndexedDB: nothing kept */ }
+      await within(Outbox.setAccount(""), null);
     }
-    await forgetPages();
+    await within(forgetPages(), null);
     form.dataset.leaving = "";
     HTMLFormElement.prototype.submit.call(form);
   }

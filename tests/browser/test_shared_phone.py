@@ -81,7 +81,11 @@ def test_deals_kept_for_anna_are_neither_sent_nor_shown_for_bert_and_wait_for_he
     assert outbox(page) == []
     assert page.locator("#deal-form input[name=number]").input_value() == "1"
     assert page.evaluate(LISTED) == 0 and page.evaluate(KEPT) == 1
-    page.evaluate("() => SchreiberEntry.flush()")
+    page.evaluate("() => SchreiberEntry.flush()")   # the page sends nothing of Anna's
+    worker = page.context.service_workers[0]   # nor does background sync
+    assert worker.evaluate("() => SchreiberOutbox.account()") == accounts.phone_owner(
+        user=table["bert"])
+    assert worker.evaluate("() => SchreiberOutbox.flush({})") == 0
     page.reload()
     page.wait_for_timeout(1000)
     assert Deal.objects.count() == 0
