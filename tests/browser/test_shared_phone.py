@@ -13,6 +13,7 @@ import pytest
 from scorepad import accounts, services
 from scorepad.models import Deal
 
+from .conftest import SCREENSHOTS
 from .phone import PASSWORD, log_in, new_phone
 from .test_offline import installed, made_deal, outbox, until
 
@@ -71,6 +72,7 @@ def test_deals_kept_for_anna_are_neither_sent_nor_shown_for_bert_and_wait_for_he
     ask = page.locator("dialog[data-logout-ask]")
     ask.wait_for(state="visible", timeout=5000)
     assert "One deal of this account is not sent yet." in ask.inner_text()
+    page.screenshot(path=str(SCREENSHOTS / "logout-ask.png"))
     ask.get_by_role("button", name="Keep them for when I log in again").click()
     page.wait_for_url(live_server.url + "/")
     page.context.unroute("**/deals/new")
