@@ -36,6 +36,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import ngettext
@@ -76,6 +77,16 @@ def _worded(field: str, error: DjangoValidationError) -> InputError:
     """Django's validators speak the user's language already."""
     return InputError.of(FieldProblem(field, "invalid", str(m), worded=True)
                          for m in error.messages)
+
+
+def phone_owner(*, user: Any) -> str:
+    """The account as a phone's own storage names it (README, "On the phone"): the deals
+    kept offline and the copies of pages belong to it. Opaque (a keyed hash of the id) and
+    the same for every login of the account, so that its kept deals wait for it; empty for
+    nobody logged in."""
+    if not getattr(user, "is_authenticated", False):
+        return ""
+    return salted_hmac("scorepad.phone_owner", str(user.pk)).hexdigest()[:24]
 
 
 def token_of(*, user: Any) -> str:

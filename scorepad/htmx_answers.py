@@ -7,9 +7,13 @@ worker too (no HTML parsing there)."""
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from django_htmx.http import trigger_client_event
 
 TARGET = "table"
+#: The account a save was kept for on the phone (``accounts.phone_owner``); sent by the
+#: script with every save, the outbox's too.
+OWNER_HEADER = "X-Schreiber-Owner"
 
 
 def wants_table(request: HttpRequest) -> bool:
@@ -28,3 +32,11 @@ def refused(response: HttpResponse, kind: str, reasons: list[str],
     ``conflict`` (another phone recorded this number first)."""
     return trigger_client_event(response, "schreiber:refused",
                                 {"kind": kind, "reasons": reasons, "next": next_number})
+
+
+def not_yours() -> HttpResponse:
+    """A save kept on the phone for another account than the one logged in now: nothing
+    is recorded. 403, which the outbox reads as "log in again to send it"."""
+    return HttpResponse(_("This deal was kept on the phone for another account: log in "
+                          "as that account to send it."),
+                        status=403, content_type="text/plain; charset=utf-8")

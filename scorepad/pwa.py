@@ -4,6 +4,11 @@ The service worker is served from the site's root (``/sw.js``) so that its scope
 every page; it caches the app shell and static files, keeps a copy of the pages visited
 for offline use, and sends the deals recorded offline (static/outbox.js). Its list of
 files names the static URLs of this deployment (hashed by collectstatic in production).
+
+What the phone keeps belongs to one account: every page names it (``data-account`` on
+<body>, ``phone_owner``), the outbox keeps each deal with its owner and sends only the
+logged-in account's, and the service worker keeps page copies per account and drops the
+others' as soon as a page comes for another account or for nobody.
 """
 
 from __future__ import annotations
@@ -11,15 +16,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 from django_htmx.jinja import htmx_script
+
+from .accounts import phone_owner
 
 #: Our own static files the app needs offline (htmx is added from its script tag).
 SHELL = ("schreiber.css", "schreiber.js", "outbox.js", "entry.js", "cardpicker.js", "referee.js",
@@ -30,6 +39,14 @@ def shell_urls() -> list[str]:
     urls = [static(name) for name in SHELL]
     urls += re.findall(r'src="([^"]+)"', str(htmx_script()))
     return urls
+
+
+def owner_context(request: HttpRequest) -> dict[str, Any]:
+    """Context processor: ``phone_owner``, the account the page is rendered for, as the
+    phone's storage names it (empty for nobody); lazy, so that a fragment that does not
+    show it (a polled scoreboard) does not load the user."""
+    return {"phone_owner": lazy(lambda: phone_owner(user=getattr(request, "user", None)),
+                                str)()}
 
 
 @require_GET
@@ -71,5 +88,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 def offline(request: HttpRequest) -> HttpResponse:
-    """What the service worker shows for a page it has no copy of while offline."""
-    return render(request, "scorepad/offline.html")
+    """What the service worker shows for a page it has no copy of while offline. Kept
+    when the worker installs, so it names no account (``phone_owner``): it is shown to
+    whoever is logged in then."""
+    return render(request, "scorepad/offline.html", {"phone_owner": None})

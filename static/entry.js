@@ -317,7 +317,9 @@
     busy(form, true);
     let response;
     try {
-      response = await fetch(form.action, { method: "POST", body: body, headers: headers("table"),
+      const sent = headers("table");
+      if (document.body.dataset.account) sent["X-Schreiber-Owner"] = document.body.dataset.account;
+      response = await fetch(form.action, { method: "POST", body: body, headers: sent,
                                             credentials: "same-origin" });
     } catch (e) {
       busy(form, false);
@@ -347,11 +349,15 @@
   }
 
   async function queue(form, record, replaces) {
-    if (replaces) {
-      await Outbox().update(replaces, { body: record.body, key: record.key, label: record.label,
-                                        status: "waiting", reason: "", kind: record.kind || "" });
-    } else {
-      await Outbox().add(record);
+    try {
+      if (replaces) {
+        await Outbox().update(replaces, { body: record.body, key: record.key, label: record.label,
+                                          status: "waiting", reason: "", kind: record.kind || "" });
+      } else {
+        await Outbox().add(record);   // for the account logged in; none (another tab logged out): not kept
+      }
+    } catch (e) {
+      return note(form, texts().tFailed || "");
     }
     const deal = document.getElementById("deal-form");
     if (form === deal || replaces) fresh(deal);

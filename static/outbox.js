@@ -4,30 +4,44 @@
 // Lock keeps two senders from overlapping, the Idempotency-Key keeps a repeated send from
 // recording twice. A deal the server refuses stays, marked with the reason, and holds back
 // the deals after it (their numbers follow it) until it is corrected or discarded.
+//
+// A phone may be shared: every deal belongs to the account that queued it (its owner,
+// data-account on the page's <body>), and only that account's pages and the service
+// worker while that account is logged in list or send it. The account logged in is the
+// one of the last page loaded, kept here for the service worker (which has no page);
+// logging out clears it. The service worker keeps its page copies per account (PAGES).
 (function (global) {
   "use strict";
   const DB = "schreiber", STORE = "outbox", LOCK = "schreiber-outbox";
-  let opened = null;
+  const ACCOUNT_DB = "schreiber-account", META = "meta";
+  const PAGES = "schreiber-pages-";
+  const HEADER = "X-Schreiber-Owner";
+  const opened = {};
 
-  function db() {
-    if (!opened) {
-      opened = new Promise(function (resolve, reject) {
-        const request = global.indexedDB.open(DB, 1);
-        request.onupgradeneeded = function () {
-          request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+  function open(name, store, options) {
+    if (!opened[name]) {
+      opened[name] = new Promise(function (resolve, reject) {
+        const request = global.indexedDB.open(name, 1);
+        request.onupgradeneeded = function () { request.result.createObjectStore(store, options); };
+        request.onsuccess = function () {
+          const database = request.result;
+          database.onversionchange = function () { database.close(); delete opened[name]; };
+          resolve(database);
         };
-        request.onsuccess = function () { resolve(request.result); };
-        request.onerror = function () { opened = null; reject(request.error); };
+        request.onerror = function () { delete opened[name]; reject(request.error); };
       });
     }
-    return opened;
+    return opened[name];
   }
+  function db() { return open(DB, STORE, { keyPath: "id", autoIncrement: true }); }
+  function accountDb() { return open(ACCOUNT_DB, META, { keyPath: "key" }); }
 
-  function run(mode, work) {
-    return db().then(function (database) {
+  function run(mode, work, which) {
+    const name = which === META ? META : STORE;
+    return (which === META ? accountDb() : db()).then(function (database) {
       return new Promise(function (resolve, reject) {
-        const tx = database.transaction(STORE, mode);
-        const store = tx.objectStore(STORE);
+        const tx = database.transaction(name, mode);
+        const store = tx.objectStore(name);
         let result;
         Promise.resolve(work(store)).then(function (value) { result = value; });
         tx.oncomplete = function () { resolve(result); };
@@ -46,11 +60,45 @@
 
   function order(a, b) { return (a.number - b.number) || (a.id - b.id); }
 
+  // --- whose: the account logged in ----------------------------------------------------
+  function pageAccount() {
+    const body = global.document && global.document.body;
+    return body && body.hasAttribute("data-account") ? body.dataset.account : null;
+  }
+  function stored() {
+    return run("readonly", function (store) { return ask(store.get("account")); }, META)
+      .then(function (row) { return row ? row.value : ""; });
+  }
+  // A page speaks for the account it was rendered for, as long as it is still the one of
+  // the last page loaded (another tab may have logged in since); the service worker for
+  // the one of the last page loaded. "": nobody, nothing is listed or sent.
+  function account() {
+    const mine = pageAccount();
+    return stored().then(function (last) { return mine === null || mine === last ? last : ""; });
+  }
+  // The account of a page just loaded (pages and the service worker call it); deals kept
+  // before deals had owners go to the first account that comes.
+  function setAccount(value) {
+    value = value || "";
+    return run("readwrite", function (store) { store.put({ key: "account", value: value }); }, META)
+      .then(function () {
+        if (!value) return null;
+        return run("readwrite", function (store) {
+          return ask(store.getAll()).then(function (all) {
+            all.forEach(function (e) { if (!e.owner) { e.owner = value; store.put(e); } });
+          });
+        });
+      });
+  }
+
   function list(session) {
-    return run("readonly", function (store) { return ask(store.getAll()); }).then(function (all) {
-      return all.filter(function (e) { return session == null || e.session === String(session); })
-        .sort(order);
-    });
+    return Promise.all([run("readonly", function (store) { return ask(store.getAll()); }), account()])
+      .then(function (found) {
+        const who = found[1];
+        return found[0].filter(function (e) {
+          return who && e.owner === who && (session == null || e.session === String(session));
+        }).sort(order);
+      });
   }
 
   function newKey() {
@@ -69,8 +117,11 @@
     entry.session = String(entry.session);
     entry.status = entry.status || "waiting";
     entry.created = entry.created || Date.now();
-    return run("readwrite", function (store) { return ask(store.add(entry)); })
-      .then(function (id) { changed(); return id; });
+    return account().then(function (who) {
+      if (!who) throw new Error("nobody is logged in");
+      entry.owner = who;
+      return run("readwrite", function (store) { return ask(store.add(entry)); });
+    }).then(function (id) { changed(); return id; });
   }
 
   function update(id, changes) {
@@ -89,7 +140,30 @@
   }
 
   function get(id) {
-    return run("readonly", function (store) { return ask(store.get(id)); });
+    return Promise.all([run("readonly", function (store) { return ask(store.get(id)); }), account()])
+      .then(function (found) { return found[0] && found[1] && found[0].owner === found[1] ? found[0] : undefined; });
+  }
+
+  // Every deal of the account logged in goes (logging out: "discard them").
+  function discardAll() {
+    return list(null).then(function (entries) {
+      if (!entries.length) return;
+      return run("readwrite", function (store) {
+        entries.forEach(function (e) { store.delete(e.id); });
+      }).then(changed);
+    });
+  }
+
+  // The service worker's copies of pages, per account; every other account's go (all of
+  // them without `keep`).
+  function pagesOf(who) { return PAGES + who; }
+  function forgetPages(keep) {
+    if (!global.caches) return Promise.resolve();
+    return global.caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (n) {
+        return (n.indexOf(PAGES) === 0 || n === "schreiber-pages") && !(keep && n === pagesOf(keep));
+      }).map(function (n) { return global.caches.delete(n); }));
+    });
   }
 
   // Give the session's deals from `first` on (by position) the numbers start, start+1, ...
@@ -122,6 +196,7 @@
     if (token) body.set("csrfmiddlewaretoken", token);
     const headers = { "HX-Request": "true", "HX-Target": "table",
                       "X-CSRFToken": body.get("csrfmiddlewaretoken") || "" };
+    headers[HEADER] = entry.owner;   // the server refuses it for any other account
     return update(entry.id, { status: "sending" }).then(function () {
       return fetch(entry.url, { method: "POST", body: body, headers: headers,
                                 credentials: "same-origin" });
@@ -178,6 +253,13 @@
     return work();
   }
 
+  if (pageAccount() !== null && global.document &&
+      !global.document.documentElement.hasAttribute("data-offline-copy")) {
+    setAccount(pageAccount()).catch(function () { /* no IndexedDB: nothing is kept */ });
+  }
+
   global.SchreiberOutbox = { add: add, list: list, get: get, update: update, remove: remove,
-                             renumber: renumber, flush: flush, newKey: newKey, channel: channel };
+                             renumber: renumber, flush: flush, newKey: newKey, channel: channel,
+                             account: account, setAccount: setAccount, discardAll: discardAll,
+                             pagesOf: pagesOf, forgetPages: forgetPages, HEADER: HEADER };
 })(self);

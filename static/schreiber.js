@@ -103,12 +103,53 @@
     if (!url || !("serviceWorker" in navigator)) return;
     navigator.serviceWorker.register(url, { scope: "/" }).catch(function () { /* http: none */ });
   }
-  document.addEventListener("submit", function (evt) {
-    // Logging out: the pages kept for offline use belong to this account only.
-    if (!evt.target.matches("[data-logout]")) return;
+  // --- logging out: what the phone keeps belongs to this account ---------------------------
+  // Its unsent deals (outbox.js) wait for its next login here, or go, as the user says; the
+  // copies of its pages go; and the phone is logged in to nobody until the next page.
+  function forgetPages() {
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
       navigator.serviceWorker.controller.postMessage({ type: "logout" });
     }
+    const Outbox = window.SchreiberOutbox;
+    return Outbox ? Outbox.forgetPages(null).catch(function () { /* none kept */ }) : Promise.resolve();
+  }
+  function ask(count) {
+    const dialog = document.querySelector("[data-logout-ask]");
+    if (!dialog || !dialog.showModal) return Promise.resolve("keep");
+    dialog.querySelector("[data-logout-count]").textContent = count === 1 ? dialog.dataset.tOne
+      : dialog.dataset.tMany.replace("{n}", String(count));
+    return new Promise(function (resolve) {
+      dialog.addEventListener("close", function () { resolve(dialog.returnValue || "cancel"); },
+                              { once: true });
+      dialog.returnValue = "";
+      dialog.showModal();
+    });
+  }
+  // (a phone's storage that does not answer does not keep anyone from logging out: the
+  // deals then stay, as with "keep")
+  function within(promise, fallback) {
+    return Promise.race([promise.catch(function () { return fallback; }),
+                         new Promise(function (resolve) { setTimeout(resolve, 3000, fallback); })]);
+  }
+  async function leave(form) {
+    const Outbox = window.SchreiberOutbox;
+    if (Outbox) {
+      const waiting = await within(Outbox.list(null), []);
+      if (waiting.length) {
+        const choice = await ask(waiting.length);
+        if (choice === "cancel") return;
+        if (choice === "discard") await within(Outbox.discardAll(), null);
+      }
+      await within(Outbox.setAccount(""), null);
+    }
+    await within(forgetPages(), null);
+    form.dataset.leaving = "";
+    HTMLFormElement.prototype.submit.call(form);
+  }
+  document.addEventListener("submit", function (evt) {
+    if (!evt.target.matches("[data-logout]") || evt.target.hasAttribute("data-leaving")) return;
+    evt.preventDefault();
+    leave(evt.target);
   });
 
   // --- copy buttons: <button data-copy="#id"> -------------------------------------------
@@ -148,6 +189,7 @@
     register();
     firstError();
     document.querySelectorAll("[data-js-show]").forEach(function (el) { el.hidden = false; });
+    if (document.querySelector("[data-forget-pages]")) forgetPages();   // the password changed
     if (document.documentElement.hasAttribute("data-offline-copy")) {
       const el = note();
       if (el) setOffline(true, el.dataset.copy);

@@ -2,14 +2,16 @@
 // page. It keeps the app shell and static files, a copy of each page visited (shown, marked
 // as an offline copy, when the network is away), and sends the deals recorded offline
 // (outbox.js) when the network is back, also after the tab was closed (background sync).
+// Copies and deals belong to one account (outbox.js): the copies are kept per account,
+// and a page that comes for another account, or for nobody, drops the others' copies.
 "use strict";
 const VERSION = "{{ version }}";
 const SHELL = {{ shell|safe }};
 const OFFLINE = {{ offline|safe }};
 const STATIC = "schreiber-static-" + VERSION;
-const PAGES = "schreiber-pages";
 const KEEP = 30;
 importScripts({{ outbox|safe }});
+const Outbox = self.SchreiberOutbox;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(STATIC)
@@ -36,8 +38,8 @@ async function fromCacheFirst(request) {
   return response;
 }
 
-async function keep(url, response) {
-  const cache = await caches.open(PAGES);
+async function keep(owner, url, response) {
+  const cache = await caches.open(Outbox.pagesOf(owner));
   await cache.put(url, response);
   const keys = await cache.keys();
   for (let k = 0; k < keys.length - KEEP; k += 1) await cache.delete(keys[k]);
@@ -59,18 +61,40 @@ async function marked(response) {
                       { status: 200, headers: headers });
 }
 
+// The account a page was rendered for (data-account on its <body>, "" for nobody); null
+// when the answer says nothing about it (not a page of ours, an error page).
+async function ownerOf(response) {
+  if (!response.ok || response.type !== "basic" ||
+      (response.headers.get("Content-Type") || "").indexOf("text/html") !== 0) return null;
+  const found = /<body\b[^>]*\sdata-account="([^"]*)"/.exec(await response.clone().text());
+  return found ? found[1] : null;
+}
+
+// A page from the network: it tells which account is logged in now; only that account's
+// copies stay, and the page is kept among them.
+async function took(url, response) {
+  const owner = await ownerOf(response);
+  if (owner === null) return;
+  await Outbox.setAccount(owner);
+  await Outbox.forgetPages(owner);
+  if (owner && keepable(url) && storable(response)) await keep(owner, url.href, response.clone());
+}
+
 async function page(request) {
   const url = new URL(request.url);
+  let response;
   try {
-    const response = await fetch(request);
-    if (keepable(url) && storable(response)) await keep(url.href, response.clone());
-    return response;
+    response = await fetch(request);
   } catch (error) {
-    const hit = await (await caches.open(PAGES)).match(url.href, { ignoreVary: true, ignoreSearch: false });
+    const owner = await Outbox.account().catch(function () { return ""; });
+    const hit = owner && await caches.match(url.href, { cacheName: Outbox.pagesOf(owner),
+                                                        ignoreVary: true, ignoreSearch: false });
     if (hit) return marked(hit);
     const offline = await caches.match(OFFLINE, { ignoreVary: true });
     return offline || Response.error();
   }
+  try { await took(url, response); } catch (error) { /* the page still comes */ }
+  return response;
 }
 
 self.addEventListener("fetch", function (event) {
@@ -84,17 +108,17 @@ self.addEventListener("fetch", function (event) {
 
 self.addEventListener("message", function (event) {
   const data = event.data || {};
-  if (data.type === "logout") {
-    event.waitUntil(caches.delete(PAGES));
+  if (data.type === "logout") {   // or "log out everywhere", a password change
+    event.waitUntil(Outbox.forgetPages(null));
   } else if (data.type === "refresh" && typeof data.url === "string") {
     const url = new URL(data.url, self.location.origin);
     if (url.origin !== self.location.origin || !keepable(url)) return;
     event.waitUntil(fetch(url.href, { credentials: "same-origin" }).then(function (response) {
-      if (storable(response)) return keep(url.href, response);
+      return took(url, response);
     }).catch(function () { /* offline: keep the copy we have */ }));
   }
 });
 
 self.addEventListener("sync", function (event) {
-  if (event.tag === "schreiber-outbox") event.waitUntil(self.SchreiberOutbox.flush({}));
+  if (event.tag === "schreiber-outbox") event.waitUntil(Outbox.flush({}));   // the account's own
 });

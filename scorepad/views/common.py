@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 
-from .. import fastpoll, games, htmx_answers, services
+from .. import accounts, fastpoll, games, htmx_answers, services
 from ..access import WRITERS, role_in
 from ..games.base import mode_of
 from ..ids import parse_id
@@ -129,7 +129,8 @@ def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role
     context["can_write"] = role in WRITERS
     context.setdefault("idempotency_key", secrets.token_urlsafe(24))
     if marks:
-        context |= {"idempotency_key": IDEMPOTENCY_MARK, "csrf_token": CSRF_MARK}
+        context |= {"idempotency_key": IDEMPOTENCY_MARK, "csrf_token": CSRF_MARK,
+                    "phone_owner": OWNER_MARK}
     if context["can_write"]:
         context |= watch_extras(request, session)
         if session.status != Session.Status.OPEN:
@@ -147,6 +148,7 @@ def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role
 
 #: Stand for what differs per request in a cached session page (_session_page).
 CSRF_MARK = "__csrfmark__"
+OWNER_MARK = "__ownermark__"
 IDEMPOTENCY_MARK = "__idempotencymark__"
 #: Seconds a rendered session page is kept (its key names the session's version).
 PAGE_SECONDS = 300
@@ -194,12 +196,14 @@ def reused_page(request: HttpRequest, session_id: int) -> HttpResponse | None:
 
 
 def _filled(request: HttpRequest, body: bytes, grant: str | None) -> HttpResponse:
-    """A reused page with this answer's CSRF token, idempotency key and poll grant."""
+    """A reused page with this answer's CSRF token, idempotency key, poll grant and
+    account (``phone_owner``: pages of one version are shared by the members)."""
     from django.middleware.csrf import get_token
 
     body = fastpoll.fill(body, grant).replace(
         CSRF_MARK.encode(), get_token(request).encode()).replace(
-        IDEMPOTENCY_MARK.encode(), secrets.token_urlsafe(24).encode())
+        IDEMPOTENCY_MARK.encode(), secrets.token_urlsafe(24).encode()).replace(
+        OWNER_MARK.encode(), accounts.phone_owner(user=request.user).encode())
     return HttpResponse(body, content_type="text/html; charset=utf-8")
 
 

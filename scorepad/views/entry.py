@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import games, htmx_answers, services
+from .. import accounts, games, htmx_answers, services
 from ..access import READ, WRITE, session_for
 from ..errors import KeyReused
 from ..games.base import mode_of
@@ -50,6 +50,11 @@ def deal_check(request: HttpRequest, session_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
+    owner = request.headers.get(htmx_answers.OWNER_HEADER)
+    if owner is not None and owner != accounts.phone_owner(user=request.user):
+        # kept on a shared phone by another account (README, "On the phone"): never
+        # recorded under this one, not even as the replay of an idempotency key
+        return htmx_answers.not_yours()
     loaded = Loaded.of(session_for(request.user, session_id, WRITE))
     game = games.of(loaded.session)
     data = game.form_deal(request.POST, loaded.names)
