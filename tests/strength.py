@@ -30,3 +30,10 @@ def env_examples(name: str, full: int) -> int:
     """``examples(full)``, unless the environment variable ``name`` sets the count."""
     value = os.environ.get(name)
     return int(value) if value else examples(full)
+
+
+#: The (language, colour scheme) pairs each look test shows: under ``ci`` all six; under
+#: ``dev`` three that show every language and both schemes.
+LANGUAGE_SCHEMES = (
+    [(lang, scheme) for lang in ("de", "en", "hu") for scheme in ("light", "dark")]
+    if PROFILE == "ci" else [("de", "light"), ("en", "dark"), ("hu", "light")])

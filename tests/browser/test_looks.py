@@ -14,6 +14,7 @@ import pytest
 
 from scorepad import services
 
+from ..strength import LANGUAGE_SCHEMES
 from .phone import log_in, new_phone, quiet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -165,8 +166,7 @@ def pages(looker: Looker, evening: dict[str, Any]) -> None:
     looker.look("menu")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", ["de", "en", "hu"])
+@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
 def test_every_page_looks_right_on_a_phone(live_server, browser, evening, lang, scheme):
     page = new_phone(browser, locale=LOCALES[lang], scheme=scheme)
     looker = Looker(page, live_server.url, f"{lang}-{scheme}")

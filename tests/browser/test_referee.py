@@ -12,6 +12,7 @@ import pytest
 
 from scorepad import services
 
+from ..strength import LANGUAGE_SCHEMES
 from .phone import log_in, new_phone, quiet
 from .test_looks import PROBLEMS, Looker
 
@@ -248,8 +249,7 @@ def referee_pages(looker: Looker, tables: dict[str, Any]) -> None:
     looker.look("referee-session-pile", f"/sessions/{matz.pk}/referee/pile/")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", ["de", "en", "hu"])
+@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
 def test_every_referee_page_looks_right_on_a_phone(live_server, browser, tables, lang, scheme):
     page = new_phone(browser, locale=LOCALES[lang], scheme=scheme)
     looker = Looker(page, live_server.url, f"{lang}-{scheme}")

@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
 
-from scorepad.wsgi import application
+from .schemafuzz import fuzz_each
 
-from ..strength import env_examples
-
-schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
-
-REFEREE = schema.include(path_regex=r"^/api/v1/(rules|referee/)")
+REFEREE = r"^/api/v1/(rules|referee/)"
+SCOREPAD = r"^/api/v1/(groups|sessions|players|me|invitations)/"
+ACCOUNTS_AND_WATCH = r"^/api/v1/(auth|watch)/"
+COVERED = (REFEREE, SCOREPAD, ACCOUNTS_AND_WATCH)
 
 
 @pytest.fixture(autouse=True)
 def _no_connection_closing_between_requests():
     """Django closes old connections on request_started/finished; the test client
-    disconnects that, and so must a WSGI fuzzer (NOTES.md: false 500s otherwise)."""
+    disconnects that, and so must a WSGI fuzzer: closing the connection a test's
+    transaction holds gave false 500s."""
     from django.core import signals
     from django.db import close_old_connections
 
@@ -30,26 +29,16 @@ def _no_connection_closing_between_requests():
     signals.request_finished.connect(close_old_connections)
 
 
-@REFEREE.parametrize()
-@settings(
-    max_examples=env_examples("FUZZ_EXAMPLES", 60),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                           HealthCheck.function_scoped_fixture],
-)
-def test_the_referee_api_never_fails_and_keeps_its_schema(case, db):
-    # A schema-valid request may still break a rule: 422 is the contract's answer, so
-    # the "positive data is accepted" check does not apply; every other check does.
-    response = case.call_and_validate(
-        excluded_checks=[schemathesis.checks.positive_data_acceptance]
-    )
-    assert response.status_code < 500
+def test_the_referee_api_never_fails_and_keeps_its_schema(db):
+    def check(case):
+        # A schema-valid request may still break a rule: 422 is the contract's answer, so
+        # the "positive data is accepted" check does not apply; every other check does.
+        response = case.call_and_validate(
+            excluded_checks=[schemathesis.checks.positive_data_acceptance]
+        )
+        assert response.status_code < 500
 
-
-SCOREPAD = schema.include(path_regex=r"^/api/v1/(groups|sessions|players|me|invitations)/")
-ACCOUNTS_AND_WATCH = schema.include(path_regex=r"^/api/v1/(auth|watch)/")
-COVERED = (r"^/api/v1/(rules|referee/)", r"^/api/v1/(groups|sessions|players|me|invitations)/",
-           r"^/api/v1/(auth|watch)/")
+    assert fuzz_each(REFEREE, check, full=60) >= 9
 
 
 def test_every_endpoint_of_the_schema_is_fuzzed(client):
@@ -96,19 +85,15 @@ def token(db):
     return Token.objects.create(user=owner).key
 
 
-@SCOREPAD.parametrize()
-@settings(
-    max_examples=env_examples("FUZZ_EXAMPLES", 40),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                           HealthCheck.function_scoped_fixture],
-)
-def test_the_scorepad_api_never_fails_and_keeps_its_schema(case, token):
-    response = case.call_and_validate(
-        headers={"Authorization": f"Token {token}"},
-        excluded_checks=[schemathesis.checks.positive_data_acceptance],
-    )
-    assert response.status_code < 500
+def test_the_scorepad_api_never_fails_and_keeps_its_schema(token):
+    def check(case):
+        response = case.call_and_validate(
+            headers={"Authorization": f"Token {token}"},
+            excluded_checks=[schemathesis.checks.positive_data_acceptance],
+        )
+        assert response.status_code < 500
+
+    assert fuzz_each(SCOREPAD, check, full=40) >= 20
 
 
 @pytest.fixture
@@ -122,15 +107,11 @@ def watch_token(db):
     return services.watch_link_create(session=session_at(group_with(owner), owner))
 
 
-@ACCOUNTS_AND_WATCH.parametrize()
-@settings(
-    max_examples=env_examples("FUZZ_EXAMPLES", 40),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                           HealthCheck.function_scoped_fixture],
-)
-def test_accounts_and_watch_links_never_fail_and_keep_their_schema(case, watch_token):
-    response = case.call_and_validate(
-        excluded_checks=[schemathesis.checks.positive_data_acceptance],
-    )
-    assert response.status_code < 500
+def test_accounts_and_watch_links_never_fail_and_keep_their_schema(watch_token):
+    def check(case):
+        response = case.call_and_validate(
+            excluded_checks=[schemathesis.checks.positive_data_acceptance],
+        )
+        assert response.status_code < 500
+
+    assert fuzz_each(ACCOUNTS_AND_WATCH, check, full=40) >= 3
