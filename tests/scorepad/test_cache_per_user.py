@@ -1,0 +1,154 @@
+"""Nothing of one user ever reaches another through a cache.
+
+Pages and answers are cached by session, version, language and role class, and reused for
+every member who asks (the session page, the polled scoreboard, the API's scoreboard, the
+watch link's board, ...). For every page and API answer a member or a watcher can GET,
+each pair of people asks in turn (the first one fills the caches), and what the second
+was answered must equal what a fresh render, with every cache emptied, answers that
+second person: a per-user line added to a cached template would differ here.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from rest_framework.authtoken.models import Token
+
+from scorepad import services
+
+from .factories import group_with, member, played, record, session_at, user
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("owner", "editor", "viewer")
+
+#: what differs from answer to answer by design, whoever asks
+PER_ANSWER = [
+    (re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]+'), r"\1CSRF"),
+    (re.compile(r'("X-CSRFToken": ?")[^"]+', re.IGNORECASE), r"\1CSRF"),
+    (re.compile(r'(nonce=")[^"]+'), r"\1NONCE"),
+    (re.compile(r'(name="idempotency_key" value=")[^"]+'), r"\1KEY"),
+    (re.compile(r'(data-idempotency-key=")[^"]+'), r"\1KEY"),
+    (re.compile(r'("exported_at": ?")[^"]+'), r"\1NOW"),
+]
+
+
+def _cleared() -> None:
+    from django.core.cache import cache
+
+    from scorepad import conditional, fastpoll
+
+    cache.clear()
+    conditional._bodies.clear()
+    fastpoll._local.clear()
+    fastpoll._verified.clear()
+
+
+GRANT = re.compile(r"([?&]g=)([A-Za-z0-9_-]+):[A-Za-z0-9_-]+:[A-Za-z0-9_-]+")
+
+
+def _grant(match: re.Match[str]) -> str:
+    """A poll grant, signed per answer and login: what it grants must be the asker's (a
+    member's: session, group, user, role; a watcher's: session, link); the tags of the
+    login and of the access generations, and the signature, differ anyway."""
+    payload = match.group(2)
+    granted = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    return match.group(1) + "GRANT" + json.dumps(granted[:5] if granted[0] == "u"
+                                                 else granted[:3])
+
+
+def _normal(body: bytes) -> str:
+    text = body.decode("utf-8", "replace")
+    for pattern, replacement in PER_ANSWER:
+        text = pattern.sub(replacement, text)
+    return GRANT.sub(_grant, text)
+
+
+@pytest.fixture
+def people() -> dict[str, Any]:
+    """Two members of each role in one group (the first owner made it) and a session of
+    each game with deals, its watch link made."""
+    owner = user("olga")
+    group = group_with(owner, "Stammtisch Ried")
+    people = {"owner": [owner, user("otto")], "editor": [user("edith"), user("emil")],
+              "viewer": [user("vera"), user("viktor")]}
+    member(group, people["owner"][1], "owner")
+    for role in ("editor", "viewer"):
+        for who in people[role]:
+            member(group, who, role)
+    table = session_at(group, owner)
+    record(table, owner, played("Anna", {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}))
+    record(table, owner, {"kind": "collapsed"})
+    others = [services.session_start(group=group, user=owner, preset=game, overrides=None,
+                                     seats=["Anna", "Bert", "Cilli", "Dominik"], game=game)
+              for game in ("mura", "muller_matz")]
+    return {"group": group, "people": people, "sessions": [table, *others],
+            "watch": services.watch_link_create(session=table)}
+
+
+def _urls(world: dict[str, Any]) -> list[str]:
+    group = world["group"].pk
+    urls = ["/", f"/groups/{group}/", f"/groups/{group}/sessions/", f"/groups/{group}/stats/",
+            "/me/stats/", "/sessions/", f"/api/v1/groups/{group}/players/",
+            f"/api/v1/groups/{group}/members/", "/api/v1/groups/", "/api/v1/me/stats"]
+    for session in world["sessions"]:
+        s = session.pk
+        urls += [f"/sessions/{s}/", f"/sessions/{s}/board", f"/sessions/{s}/sheet",
+                 f"/sessions/{s}/history", f"/sessions/{s}/settlement",
+                 f"/api/v1/sessions/{s}/", f"/api/v1/sessions/{s}/deals/",
+                 f"/api/v1/sessions/{s}/scoreboard", f"/api/v1/sessions/{s}/history",
+                 f"/api/v1/sessions/{s}/settlement", f"/api/v1/sessions/{s}/export"]
+    return urls
+
+
+def _ask(who: Any, url: str, language: str) -> Any:
+    client = Client()
+    client.force_login(who)
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    if url.startswith("/api/"):
+        headers["HTTP_AUTHORIZATION"] = f"Token {Token.objects.get_or_create(user=who)[0].key}"
+    return client.get(url, **headers)
+
+
+@pytest.mark.parametrize("language", ["de"])
+def test_every_answer_to_a_member_equals_a_fresh_render_for_that_member(people, language):
+    """Every member asks in turn, each after the others have filled the caches (the
+    second owner right after the first, and so on), then each again with every cache
+    emptied before."""
+    askers = [who for role in ROLES for who in people["people"][role]]
+    differences = []
+    for url in _urls(people):
+        _cleared()
+        reused = [_ask(who, url, language) for who in askers]
+        for who, answer in zip(askers, reused, strict=True):
+            _cleared()
+            fresh = _ask(who, url, language)
+            assert answer.status_code == fresh.status_code, (url, who.username)
+            if _normal(answer.content) != _normal(fresh.content):
+                differences.append((url, who.username))
+    assert differences == []
+
+
+def test_a_watcher_is_answered_what_a_fresh_render_answers_after_members(people):
+    token = people["watch"]
+    urls = [f"/watch/{token}/", f"/watch/{token}/board", f"/api/v1/watch/{token}/scoreboard"]
+    session = people["sessions"][0]
+    differences = []
+    for url in urls:
+        _cleared()
+        for who in (people["people"]["owner"][0], people["people"]["viewer"][1]):
+            _ask(who, f"/sessions/{session.pk}/", "en")
+            _ask(who, f"/api/v1/sessions/{session.pk}/scoreboard", "en")
+            _ask(who, url, "en")
+        reused = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")
+        _cleared()
+        fresh = Client().get(url, HTTP_ACCEPT_LANGUAGE="en")
+        assert reused.status_code == fresh.status_code == 200, url
+        if _normal(reused.content) != _normal(fresh.content):
+            differences.append(url)
+    assert differences == []
