@@ -737,8 +737,8 @@ def watch_link_revoke(*, session: Session) -> None:
                                                         version=F("version") + 1)
             locked.version += 1
             fastpoll.publish_version(locked.pk, locked.version)
+        fastpoll.bump(fastpoll.watch_key(session.pk))
     session.watch_token, session.version = None, locked.version
-    fastpoll.bump(fastpoll.watch_key(session.pk))
 
 
 def session_by_watch_token(token: str) -> Session:
