@@ -44,6 +44,7 @@ from .errors import (
 )
 from .fields import StrictIntegerField
 from .games.base import RECENT_GAMES, named_transfer, stake_of
+from .ids import is_token
 from .loaded import Loaded, Names, last_number
 from .models import (
     Deal,
@@ -743,7 +744,7 @@ def watch_link_revoke(*, session: Session) -> None:
 
 def session_by_watch_token(token: str) -> Session:
     """The session a watch link shows; Session.DoesNotExist for unknown or revoked ones."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         raise Session.DoesNotExist
     return Session.objects.select_related("group").get(watch_token=token)
 
@@ -751,7 +752,7 @@ def session_by_watch_token(token: str) -> Session:
 def watch_version(token: str) -> tuple[int, int] | None:
     """(session id, version) of a watch link's session in one small query; None for
     unknown or revoked tokens (a polled watch board needs no more before its 304)."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         return None
     row = Session.objects.filter(watch_token=token).values_list("pk", "version").first()
     return None if row is None else (int(row[0]), int(row[1]))
@@ -793,7 +794,7 @@ def invite_revoke(*, group: Group, invite_id: int) -> None:
 
 def invite_by_token(token: str) -> Invite:
     """An open invite; Invite.DoesNotExist for unknown, expired, revoked or used-up tokens."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         raise Invite.DoesNotExist
     return _open(Invite.objects.select_related("group")).get(token=token)
 
