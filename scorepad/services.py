@@ -69,9 +69,22 @@ __all__ = [  # the domain errors and the loaded session, for the callers' conven
 
 
 MAX_NAME = 40
+#: Line and paragraph separators (U+2028, U+2029): Python counts them as blanks, but
+#: they break the line wherever the name is shown (and end a line in CSV and logs).
+BREAKS = frozenset({"Zl", "Zp"})
 #: Unicode categories a name must not contain: controls, invisible formatting (zero-width
-#: spaces, bidi overrides, soft hyphens) and lone surrogates. Blanks are folded to one space.
-HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+#: spaces, bidi overrides, soft hyphens), lone surrogates and line breaks other than the
+#: plain ones. Blanks (tabs, newlines too) are folded to one space.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"}) | BREAKS
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` a name must not contain, as ``U+XXXX``, or None."""
+    for char in text:
+        category = unicodedata.category(char)
+        if category in HIDDEN_CATEGORIES and (category in BREAKS or not char.isspace()):
+            return f"U+{ord(char):04X}"
+    return None
 
 
 def clean_name(name: object, field: str) -> str:
@@ -79,11 +92,10 @@ def clean_name(name: object, field: str) -> str:
     if not isinstance(name, str):
         raise InputError(field, "must be a name", "not_name")
     normal = unicodedata.normalize("NFKC", name)
-    for char in normal:
-        if not char.isspace() and unicodedata.category(char) in HIDDEN_CATEGORIES:
-            code = f"U+{ord(char):04X}"
-            raise InputError(field, f"must not contain invisible or control characters "
-                             f"({code})", "bad_character", char=code)
+    code = hidden_character(normal)
+    if code is not None:
+        raise InputError(field, f"must not contain invisible or control characters "
+                         f"({code})", "bad_character", char=code)
     cleaned = " ".join(normal.split())
     if not cleaned:
         raise InputError(field, "must be a name", "not_name")
