@@ -18,7 +18,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_htmx.jinja import htmx_script
 
 #: Our own static files the app needs offline (htmx is added from its script tag).
@@ -32,7 +32,7 @@ def shell_urls() -> list[str]:
     return urls
 
 
-@require_GET
+@require_safe
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
     shell = shell_urls()
@@ -46,7 +46,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=3600)
 def manifest(request: HttpRequest) -> JsonResponse:
     return JsonResponse({
@@ -69,7 +69,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
     }, content_type="application/manifest+json")
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """What the service worker shows for a page it has no copy of while offline."""
     return render(request, "scorepad/offline.html")

@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from .. import accounts, services
 from ..access import MANAGE, group_for
@@ -31,7 +31,7 @@ from ..messages import input_error_message
 from ..models import Membership
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST":
@@ -132,7 +132,7 @@ class PasswordResetByMail(auth_views.PasswordResetView):
 
 
 @login_required
-@require_GET
+@require_safe
 def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html")
 
