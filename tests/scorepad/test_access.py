@@ -217,7 +217,7 @@ def url_of(name: str, w: dict[str, Any]) -> str:
                        ("number", 1), ("player_id", w["player"].pk)):
         if f"<int:{key}>" in pattern:
             kwargs[key] = value
-    if "<str:token>" in pattern:
+    if "<token:token>" in pattern:
         kwargs["token"] = w["invite"].token if name == "scorepad:join" else w["token"]
     if "<uidb64>/<token>" in pattern:  # a reset link that does not work
         kwargs |= {"uidb64": "MQ", "token": "set-password"}
