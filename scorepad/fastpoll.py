@@ -613,23 +613,22 @@ def member_of(user: Any, session_id: int, request: Any = None) -> Member | None:
         got = _ahead(request, keys)
         if got is None:
             got = get_many(keys)
-        entry = got.get(keys[0])
-        if not isinstance(entry, tuple) or len(entry) != 4 or got.get(keys[2]) is None:
-            return None
-        role, group_id, user_gen, group_gen = entry
-        if current(got, keys[1:2]) != [user_gen]:
-            return None
-        if known != group_id:
-            if len(_groups) > LOCAL_MAX:
-                _groups.clear()
-            _groups[session_id] = group_id
-            of_group = get_many([group_key(group_id)])
-        else:
-            of_group = got
-        if current(of_group, [group_key(group_id)]) != [group_gen]:
-            return None
     except Exception:
         log.warning("could not read the member cache", exc_info=True)
+        return None
+    entry = got.get(keys[0])
+    if not isinstance(entry, tuple) or len(entry) != 4 or got.get(keys[2]) is None:
+        return None
+    role, group_id, user_gen, group_gen = entry
+    if current(got, keys[1:2]) != [user_gen]:  # (the database's, if the cache lost it)
+        return None
+    of_group = got
+    if known != group_id:
+        if len(_groups) > LOCAL_MAX:
+            _groups.clear()
+        _groups[session_id] = group_id
+        of_group = {}  # read now (current)
+    if current(of_group, [group_key(group_id)]) != [group_gen]:
         return None
     return Member(int(got[keys[2]]), str(role), int(group_id), str(user_gen), str(group_gen))
 
