@@ -189,3 +189,31 @@ def test_a_generation_never_goes_back_in_the_cache(bert):
     fastpoll._generation_raise(key, 5)
     fastpoll._generation_raise(key, 3)  # a request that read the number before a change
     assert caches["default"].get(key) == 5
+
+
+@pytest.fixture
+def boss() -> Client:
+    boss = get_user_model().objects.create_superuser("boss", password=OLD)
+    client = Client()
+    client.force_login(boss)
+    return client
+
+
+def _admin_sets_berts_password(client: Client, bert: Bert) -> int:
+    return int(client.post(f"/admin/auth/user/{bert.user.pk}/password/",
+                           {"password1": NEW, "password2": NEW, "usable_password": "true"}
+                           ).status_code)
+
+
+def test_a_password_the_admin_sets_ends_berts_logins_when_the_cache_is_full(
+        boss, bert, table, refuse):
+    refuse("full")
+    assert _admin_sets_berts_password(boss, bert) == 302
+    assert bert.phone.get(f"/sessions/{table.pk}/").status_code == 302
+    assert board(Client(), bert.poll).status_code in (302, 404)
+
+
+def test_a_password_the_admin_cannot_make_count_is_not_set(boss, bert, refuse):
+    refuse("broken")
+    assert _admin_sets_berts_password(boss, bert) == 503
+    assert get_user_model().objects.get(pk=bert.user.pk).check_password(OLD)
