@@ -1,6 +1,6 @@
 """HEAD answers as GET does, without the body (monitors and load balancers ask
 ``/healthz`` and ``/ping`` with HEAD): every page that takes GET takes HEAD (Django's
-``require_safe``)."""
+``require_safe``), and so does every API endpoint that only reads."""
 
 from __future__ import annotations
 
@@ -29,6 +29,10 @@ PAGES = [
     "/me/stats/", "/referee/", "/rules/", "/accounts/",
     "/accounts/password/", "/watch/{token}/", "/watch/{token}/board", "/sw.js",
     "/manifest.webmanifest", "/offline", "/signup/", "/accounts/login/",
+    # the API's endpoints that only read
+    "/api/v1/rules", "/api/v1/sessions/{sid}/scoreboard", "/api/v1/sessions/{sid}/history",
+    "/api/v1/sessions/{sid}/settlement", "/api/v1/sessions/{sid}/export",
+    "/api/v1/groups/{group}/export", "/api/v1/me/stats", "/api/v1/watch/{token}/scoreboard",
 ]
 
 
