@@ -217,3 +217,27 @@ def test_a_password_the_admin_cannot_make_count_is_not_set(boss, bert, refuse):
     refuse("broken")
     assert _admin_sets_berts_password(boss, bert) == 503
     assert get_user_model().objects.get(pk=bert.user.pk).check_password(OLD)
+
+
+# --- with real commits (the writes after the commit run after it) ----------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("kind", KINDS)
+def test_with_real_commits_access_ends_when_the_cache_is_full(kind, bert, table, anna,
+                                                               refuse):
+    refuse("full")
+    assert revoke(kind, bert, table, anna) in (200, 204, 302)
+    assert_bert_is_out(bert, table)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("kind", KINDS)
+def test_with_real_commits_a_refused_change_leaves_everything_as_it_was(
+        kind, bert, table, anna, refuse):
+    refuse("broken")
+    assert revoke(kind, bert, table, anna) == 503
+    assert Token.objects.filter(key=bert.token).exists()
+    assert Membership.objects.filter(group=table.group, user=bert.user).exists()
+    again = get_user_model().objects.get(pk=bert.user.pk)
+    assert again.is_active and again.check_password(OLD)
