@@ -241,3 +241,22 @@ def test_with_real_commits_a_refused_change_leaves_everything_as_it_was(
     assert Membership.objects.filter(group=table.group, user=bert.user).exists()
     again = get_user_model().objects.get(pk=bert.user.pk)
     assert again.is_active and again.check_password(OLD)
+
+
+@pytest.mark.parametrize("mode", ["full", "broken"])
+def test_a_revoked_watch_link_ends_or_stays_whole(mode, table, anna, refuse):
+    from scorepad import services
+
+    token = services.watch_link_create(session=table)
+    poll = polled_url(Client().get(f"/watch/{token}/"))
+    assert board(Client(), poll).status_code == 200
+    owner = str(Token.objects.get_or_create(user=anna)[0].key)
+    refuse(mode)
+    answer = Client().delete(f"/api/v1/sessions/{table.pk}/watch-link", **with_token(owner))
+    if mode == "full":
+        assert answer.status_code == 204
+        assert board(Client(), poll).status_code == 404
+        assert Client().get(f"/api/v1/watch/{token}/scoreboard").status_code == 404
+    else:
+        assert answer.status_code == 503
+        assert type(table).objects.get(pk=table.pk).watch_token == token
