@@ -10,9 +10,11 @@ endpoints in scorepad/api/account_views.py.
   Login sessions live in the database (``SESSION_ENGINE``) without an index by user, so
   ending them reads the live sessions once (milliseconds per thousand sessions; expired
   ones are removed nightly by ``clearsessions``).
-- The scoreboard's poll grants follow: the account's access generation changes (shared
-  cache), and without a shared cache every poll checks the account is active and the
-  grant's login still matches the password (scorepad/fastpoll.py).
+- The scoreboard's poll grants follow: the account's access generation changes (in the
+  database, its copy dropped from the shared cache in the same transaction: if the cache
+  refuses, nothing changes and the request answers 503), and without a shared cache every
+  poll checks the account is active and the grant's login still matches the password
+  (scorepad/fastpoll.py).
 - Reset links are Django's one-time password reset tokens (valid for
   ``PASSWORD_RESET_TIMEOUT``, a day; spent by the change they make and by any login of
   the account). Only staff make them (``manage.py reset_link``, the admin) or a mail
@@ -22,6 +24,7 @@ endpoints in scorepad/api/account_views.py.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 from datetime import timedelta
 from typing import Any
@@ -45,6 +48,8 @@ from rest_framework.authtoken.models import Token
 from . import fastpoll
 from .errors import FieldProblem, InputError
 from .models import Registration
+
+log = logging.getLogger(__name__)
 
 
 def account_register(*, username: str, password: str, request: HttpRequest | None = None
@@ -96,29 +101,50 @@ def token_of(*, user: Any) -> str:
 
 
 def sessions_end(*, user: Any, keep: str | None = None) -> int:
-    """End every login session of ``user`` but ``keep`` (a session key); how many ended."""
+    """End every login session of ``user`` but ``keep`` (a session key); how many ended.
+    All or nothing: if the cache will not forget an ended session (or the account's
+    access generation), fastpoll.CacheRefused and nothing ends."""
     from django.contrib.auth import SESSION_KEY
 
     ended = []
     live = LoginSession.objects.filter(expire_date__gt=timezone.now())
-    for row in live.only("session_key", "session_data").iterator(chunk_size=2000):
-        if row.session_key != keep and str(row.get_decoded().get(SESSION_KEY)) == str(user.pk):
-            ended.append(row.session_key)
-    for start in range(0, len(ended), 500):
-        LoginSession.objects.filter(session_key__in=ended[start:start + 500]).delete()
-        _forget_sessions(ended[start:start + 500])
-    fastpoll.bump(fastpoll.user_key(user.pk))
+    with transaction.atomic():
+        for row in live.only("session_key", "session_data").iterator(chunk_size=2000):
+            if row.session_key != keep and \
+                    str(row.get_decoded().get(SESSION_KEY)) == str(user.pk):
+                ended.append(row.session_key)
+        for start in range(0, len(ended), 500):
+            LoginSession.objects.filter(session_key__in=ended[start:start + 500]).delete()
+            _forget_sessions(ended[start:start + 500])
+        fastpoll.bump(fastpoll.user_key(user.pk))
     return len(ended)
 
 
 def _forget_sessions(keys: list[str]) -> None:
-    """Ended login sessions leave the cache of ``cached_db`` sessions too (settings)."""
-    from django.conf import settings
+    """Ended login sessions leave the cache of ``cached_db`` sessions too (settings), now
+    (fastpoll.CacheRefused if the cache keeps any) and again after the commit (a request
+    may have read a session back from the database meanwhile)."""
     from django.contrib.sessions.backends.cached_db import KEY_PREFIX
     from django.core.cache import caches
 
-    if settings.SESSION_ENGINE.endswith("cached_db"):
-        caches[settings.SESSION_CACHE_ALIAS].delete_many([KEY_PREFIX + k for k in keys])
+    if not keys or settings.SESSION_ENGINE == "django.contrib.sessions.backends.db":
+        return
+    cache, cached = caches[settings.SESSION_CACHE_ALIAS], [KEY_PREFIX + k for k in keys]
+    try:
+        cache.delete_many(cached)
+        left = cache.get_many(cached)
+    except Exception as e:
+        raise fastpoll.CacheRefused("login sessions") from e
+    if left:
+        raise fastpoll.CacheRefused("login sessions")
+
+    def again() -> None:
+        try:
+            cache.delete_many(cached)
+        except Exception:
+            log.warning("could not forget ended login sessions", exc_info=True)
+
+    fastpoll.after_commit(again)
 
 
 def token_rotate(*, user: Any) -> str:
@@ -140,16 +166,20 @@ def password_set(*, user: Any, password: str, field: str = "new_password") -> No
 
 
 def password_changed(*, user: Any, keep: str | None = None) -> str:
-    """After a password change: a new API token (returned), every other session ended."""
-    token = token_rotate(user=user)
-    sessions_end(user=user, keep=keep)
-    return token
+    """After a password change: a new API token (returned), every other session ended.
+    The callers run the change and this in one transaction: if the cache refuses to
+    forget (fastpoll.CacheRefused), the password stays as it was."""
+    with transaction.atomic():
+        token = token_rotate(user=user)
+        sessions_end(user=user, keep=keep)
+        return token
 
 
 def log_out_everywhere(*, user: Any) -> None:
-    """The API token and every login session of ``user`` end."""
-    Token.objects.filter(user=user).delete()
-    sessions_end(user=user)
+    """The API token and every login session of ``user`` end (all or nothing)."""
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()
+        sessions_end(user=user)
 
 
 # --- reset links ------------------------------------------------------------------------------

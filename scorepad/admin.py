@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -27,6 +28,12 @@ def make_reset_link(modeladmin: Any, request: Any, queryset: Any) -> None:
 
 class SchreiberUserAdmin(UserAdmin):  # type: ignore[type-arg]
     actions = [make_reset_link]
+
+    def user_change_password(self, request: Any, id: str, form_url: str = "") -> Any:
+        """Django's page in one transaction (its other pages have one): the new password
+        with its access generation, or neither (fastpoll.bump)."""
+        with transaction.atomic():
+            return super().user_change_password(request, id, form_url)
 
 
 User = get_user_model()

@@ -7,9 +7,11 @@ entry is kept true.
   after its commit).
 - **API tokens** (``tk:<digest of the token>``): the token's user, as read from the
   database, with the user's access generation (``fastpoll.user_key``) of that moment. An
-  entry counts only while the generation is still the current one: a revoked or rotated
-  token (its deletion bumps the generation), a password change, a deactivated account or
-  a log-out everywhere take effect on the next request, as without the cache.
+  entry counts only while the generation is still the current one (the cache's copy, or
+  the database's number when the cache has none): a revoked or rotated token (its
+  deletion bumps the generation), a password change, a deactivated account or a log-out
+  everywhere take effect on the next request, as without the cache, also when the cache
+  takes no writes (``fastpoll.bump``).
 - **Logged-in users** (``us:<user id>``): the account a login session names, as read
   from the database, under the user's access generation of that moment (every change to
   the account bumps it; a change of ``last_login`` alone forgets the entry). Django's own
@@ -40,14 +42,6 @@ SECONDS = 6 * 3600
 
 def _cache() -> Any:
     return caches["default"]
-
-
-def _get(key: str) -> Any:
-    try:
-        return fastpoll.get_many([key]).get(key)
-    except Exception:  # the cache is a shortcut: read the database when it is down
-        log.warning("could not read the cache", exc_info=True)
-        return None
 
 
 def _set(key: str, value: Any) -> None:
@@ -101,9 +95,9 @@ def session_user(request: Any) -> Any:
     except Exception:
         log.warning("could not read the cache", exc_info=True)
         return auth.get_user(request)
-    entry, current = got.get(key), got.get(generation)
-    if isinstance(entry, tuple) and len(entry) == 2 and current is not None \
-            and entry[0] == str(current):
+    entry = got.get(key)
+    if isinstance(entry, tuple) and len(entry) == 2 \
+            and fastpoll.current(got, [generation]) == [entry[0]]:
         user = entry[1]
         session_hash = session.get(auth.HASH_SESSION_KEY)
         if session_hash and constant_time_compare(session_hash, user.get_session_auth_hash()):
@@ -178,10 +172,8 @@ def token_user(key: str, session_id: int | None = None, ahead: dict[str, Any] | 
         if len(_owners) > OWNERS_MAX:
             _owners.clear()
         _owners[tk] = user.pk
-        current = _get(fastpoll.user_key(user.pk))
-    else:
-        current = got.get(keys[1])
-    if current is None or str(current) != generation:
+        got = {}
+    if fastpoll.current(got, [fastpoll.user_key(user.pk)]) != [generation]:
         return None
     return user, token
 

@@ -658,6 +658,11 @@ def backup_restore(*, data: Any, merge: bool = False) -> Restored:
             name = _text(body.get("name"), _join(path, "name"), problems, most=80)
             if not name or not name.strip():
                 continue
+            hidden = services.hidden_character(name)  # as services.clean_name refuses
+            if hidden is not None:
+                e = services.InputError("name", "bad character", "bad_character", char=hidden)
+                problems.add(_join(path, "name"), e.code, input_error_message(e))
+                continue
             group = Group.objects.create(name=" ".join(name.split()))
             _restore_members(group, body.get("members", []), _join(path, "members"), users,
                              problems)

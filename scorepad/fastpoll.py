@@ -13,19 +13,23 @@ and the user row) and the version and role one more; with a shared cache a poll 
   carries a signed, short-lived (``GRANT_SECONDS``) statement of it: session, group, user
   and role, or session and watch token. A poll with a valid grant needs neither
   ``request.session`` nor ``request.user``.
-- **Revocation by access generations**: random numbers in the cache per user (``ug:``:
-  logout, password or account change), per group (``gg:``: any membership change) and per
-  watch link (``wg:``: revoked), changed after commit and written into each grant. A grant
-  whose generations differ from the cached ones is ignored: the view falls back to the
-  full check (and a fresh grant comes with the next 200).
+- **Revocation by access generations**: numbers per user (``ug:``: logout, password or
+  account change, a deleted token), per group (``gg:``: any membership change) and per
+  watch link (``wg:``: revoked), kept in the database (``AccessGeneration``) and copied
+  into the cache, written into each grant. A change raises the number in its own
+  transaction and drops the cache's copy before it commits (``bump``; if the cache will
+  not, the change fails and nothing is committed). A grant whose generations differ from
+  the current ones (the cache's copies, else the database's) is ignored: the view falls
+  back to the full check (and a fresh grant comes with the next 200).
 
 What holds (docs/deploy.md §9):
 
 - with a shared cache (``SCHREIBER_CACHE_URL``, or one process): a poll right after a
   write sees the new version; a removed member, a revoked watch link, a logged-out user
-  lose access on their next poll. Only if the cache cannot be written at a commit (Redis
-  down) may a poll answer the previous version for up to ``VERSION_SECONDS``, and a
-  revoked reader keep reading for up to ``GRANT_SECONDS``.
+  lose access on their next poll, whether or not the cache takes writes (a change that
+  cannot drop the cache's copy of its generation is refused). Only if the cache cannot
+  be written at a commit (Redis down) may a poll answer the previous version for up to
+  ``VERSION_SECONDS``.
 - with a cache per process (several workers, no shared cache) the version is read from the
   database on every poll, with the membership or watch token, and the account's active
   flag and password, in the same one query: removals, revoked links, deactivated accounts
@@ -39,7 +43,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -209,33 +212,127 @@ def watch_key(session_id: object) -> str:
     return f"wg:{session_id}"
 
 
+#: How long the shared cache keeps its copy of an access generation before the database's
+#: number is read again (one query). A backstop only: every change writes the cache itself
+#: (``bump``); this bounds what a failure in the middle of that could leave behind.
+GENERATION_SECONDS = GRANT_SECONDS
+
+
+class CacheRefused(Exception):
+    """The shared cache would not drop an access generation: the change that ends access
+    must not be committed (its transaction rolls back, the request answers 503)."""
+
+
 def bump(key: str) -> None:
-    """After commit, give ``key`` a new random generation: grants naming the old one fall
-    back to the full check."""
+    """A change that ends or narrows access; call it inside the change's transaction.
+
+    The database's number for ``key`` goes up in that transaction; the cache's copy is
+    dropped at once (a delete, which Redis takes even at its memory limit), and if the
+    cache will not drop it, CacheRefused rolls the change back: nothing half done. After
+    the commit the new number is written (or, if the cache takes no writes, dropped
+    again: a request may have put the old number back meanwhile). Every entry and grant
+    that names the old number stops counting: a cache without the number asks the
+    database (``generations``)."""
+    number = _db_bump(key)
+    forget(key)
+    _drop(key)
+
     def run() -> None:
         forget(key)
         try:
-            _cache().set(key, secrets.token_hex(8), None)
+            _generation_raise(key, number)
+            return
         except Exception:
-            log.warning("could not change the access generation %s", key, exc_info=True)
+            log.warning("could not write the access generation %s", key, exc_info=True)
+        try:
+            _cache().delete(key)
+        except Exception:
+            log.warning("could not drop the access generation %s", key, exc_info=True)
 
     after_commit(run)
 
 
-def generations(*keys: str) -> list[str] | None:
-    """The current generations (made where missing); None when the cache fails."""
+def _db_bump(key: str) -> int:
+    """The database's number for ``key``, raised by one in the caller's transaction: one
+    statement (an upsert, on SQLite and PostgreSQL alike)."""
+    from django.db import connection
+
+    from .models import AccessGeneration
+
+    table = connection.ops.quote_name(AccessGeneration._meta.db_table)
+    key_column, number = (connection.ops.quote_name(c) for c in ("key", "number"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({key_column}, {number}) VALUES (%s, 1) "
+            f"ON CONFLICT ({key_column}) DO UPDATE SET {number} = {table}.{number} + 1 "
+            f"RETURNING {number}", [key])
+        return int(cursor.fetchone()[0])
+
+
+def _db_numbers(keys: list[str]) -> dict[str, int]:
+    """The database's numbers for ``keys`` in one query (0 where there is no row)."""
+    from .models import AccessGeneration
+
+    found = dict(AccessGeneration.objects.filter(key__in=keys).values_list("key", "number"))
+    return {k: int(found.get(k, 0)) for k in keys}
+
+
+def _drop(key: str) -> None:
+    """Delete ``key`` from the cache, or raise CacheRefused. A cache that answers a
+    delete without deleting (not even an error) is caught by reading the key again."""
     backend = _cache()
     try:
+        if backend.delete(key):
+            return
+        left = get_many([key]).get(key)
+    except Exception as e:
+        raise CacheRefused(key) from e
+    if left is not None:
+        raise CacheRefused(key)
+
+
+def _generation_raise(key: str, number: int) -> None:
+    """Make the cache's copy of ``key`` at least ``number`` (never lower it: a request
+    that read the number before a change cannot put it back over the change's)."""
+    backend = _cache()
+    if isinstance(backend, RedisCache):
+        made = backend.make_and_validate_key(key)
+        client = backend._cache.get_client(made, write=True)
+        client.eval(_MAX, 1, made, int(number), GENERATION_SECONDS)
+        return
+    with _lock:
+        current = backend.get(key)
+        if current is None or int(current) < number:
+            backend.set(key, int(number), GENERATION_SECONDS)
+
+
+def generations(*keys: str) -> list[str] | None:
+    """The current generations: the cache's copies, the database's numbers where the
+    cache has none (then copied into it where it takes them); None when the cache cannot
+    be read."""
+    try:
         got = get_many(list(keys))
-        missing = [k for k in keys if k not in got]
-        for key in missing:  # a new random one: an evicted key never comes back the same
-            backend.add(key, secrets.token_hex(8), None)
-        if missing:
-            got |= backend.get_many(missing)
-        return [str(got[k]) for k in keys]
     except Exception:
         log.warning("could not read access generations", exc_info=True)
         return None
+    missing = [k for k in keys if k not in got]
+    if missing:
+        numbers = _db_numbers(missing)
+        for key, number in numbers.items():
+            try:
+                _generation_raise(key, number)
+            except Exception:  # a full cache: the database's number counts all the same
+                log.warning("could not cache the access generation %s", key, exc_info=True)
+        got |= numbers
+    return [str(got[k]) for k in keys]
+
+
+def current(got: Mapping[str, Any], keys: list[str]) -> list[str] | None:
+    """The generations ``keys`` as read into ``got``; those missing from the cache are
+    the database's (``generations``). None when the cache cannot be read."""
+    if all(got.get(k) is not None for k in keys):
+        return [str(got[k]) for k in keys]
+    return generations(*keys)
 
 
 # --- grants ---------------------------------------------------------------------------------
@@ -394,7 +491,8 @@ def check_user(request: Any, session_id: int, fresh: bool = False) -> Pass | Non
     if found is None:
         return None
     got, recalled = found
-    if got.get(keys[0]) != user_gen or got.get(keys[1]) != group_gen:
+    gens = current(got, keys[:2])
+    if gens != [user_gen, group_gen]:
         return None
     version = got.get(keys[2])
     if version is None:
@@ -427,7 +525,7 @@ def check_watch(request: Any, token: str, fresh: bool = False) -> Pass | None:
         if found is None:
             return None
         got, recalled = found
-        if got.get(keys[0]) != watch_gen:
+        if current(got, keys[:1]) != [watch_gen]:
             return None
         version = got.get(keys[1])
     if version is None:
@@ -515,23 +613,22 @@ def member_of(user: Any, session_id: int, request: Any = None) -> Member | None:
         got = _ahead(request, keys)
         if got is None:
             got = get_many(keys)
-        entry = got.get(keys[0])
-        if not isinstance(entry, tuple) or len(entry) != 4 or got.get(keys[2]) is None:
-            return None
-        role, group_id, user_gen, group_gen = entry
-        if got.get(keys[1]) != user_gen:
-            return None
-        if known != group_id:
-            if len(_groups) > LOCAL_MAX:
-                _groups.clear()
-            _groups[session_id] = group_id
-            current = get_many([group_key(group_id)]).get(group_key(group_id))
-        else:
-            current = got.get(keys[3])
-        if current != group_gen:
-            return None
     except Exception:
         log.warning("could not read the member cache", exc_info=True)
+        return None
+    entry = got.get(keys[0])
+    if not isinstance(entry, tuple) or len(entry) != 4 or got.get(keys[2]) is None:
+        return None
+    role, group_id, user_gen, group_gen = entry
+    if current(got, keys[1:2]) != [user_gen]:  # (the database's, if the cache lost it)
+        return None
+    of_group = got
+    if known != group_id:
+        if len(_groups) > LOCAL_MAX:
+            _groups.clear()
+        _groups[session_id] = group_id
+        of_group = {}  # read now (current)
+    if current(of_group, [group_key(group_id)]) != [group_gen]:
         return None
     return Member(int(got[keys[2]]), str(role), int(group_id), str(user_gen), str(group_gen))
 
@@ -618,11 +715,15 @@ def connect() -> None:
 
     from .models import Membership
 
-    def membership_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
-        bump(group_key(instance.group_id))
+    def membership_changed(sender: Any, instance: Any, created: bool = False,
+                           **kwargs: Any) -> None:
+        if not created:  # a new member ends nobody's access
+            bump(group_key(instance.group_id))
 
     def account_changed(sender: Any, instance: Any, update_fields: Any = None,
-                        **kwargs: Any) -> None:
+                        created: bool = False, **kwargs: Any) -> None:
+        if created:
+            return  # nothing was granted to a new account yet
         if update_fields is not None and set(update_fields) <= {"last_login"}:
             return  # a login elsewhere changes nothing for this device
         bump(user_key(instance.pk))

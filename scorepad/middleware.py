@@ -17,6 +17,8 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
+from .fastpoll import CacheRefused
+
 
 def too_large_message() -> str:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0
@@ -100,11 +102,12 @@ RETRY_AFTER = 5
 UNAVAILABLE = (OperationalError, InterfaceError)
 
 
-def database_unavailable(request: HttpRequest) -> HttpResponse:
+def database_unavailable(request: HttpRequest, message: str | None = None) -> HttpResponse:
     """503 with Retry-After: JSON under /api/, a short page elsewhere. Drawn without the
     database (no user, no session, no context processors)."""
-    message = _("The database cannot be reached just now (it may be restarting). "
-                "Try again in a few seconds.")
+    if message is None:
+        message = _("The database cannot be reached just now (it may be restarting). "
+                    "Try again in a few seconds.")
     response: HttpResponse
     if request.path.startswith("/api/"):
         response = JsonResponse({"detail": message}, status=503)
@@ -132,6 +135,9 @@ class DatabaseUnavailableMiddleware:
                           ) -> HttpResponse | None:
         if isinstance(exception, UNAVAILABLE):
             return database_unavailable(request)
+        if isinstance(exception, CacheRefused):  # the change was rolled back (fastpoll.bump)
+            return database_unavailable(request, _(
+                "This change cannot be saved just now. Try again in a few seconds."))
         return None
 
 

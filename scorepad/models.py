@@ -343,3 +343,19 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.status})"
+
+
+class AccessGeneration(models.Model):
+    """The access generation of a user (``ug:<id>``), a group (``gg:<id>``) or a watch
+    link (``wg:<session id>``): a number raised in the transaction of every change that
+    ends or narrows access (a revoked token, a removed member, a deactivated account, a
+    password change, a log-out). Cache entries that stand in for the database
+    (scorepad.caching, scorepad.fastpoll) name the number they were read under; the
+    shared cache keeps a copy of the number, and the database's is the truth whenever
+    the cache has none. A key without a row is at 0."""
+
+    key = models.CharField(max_length=40, primary_key=True)
+    number = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.key} at {self.number}"

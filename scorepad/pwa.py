@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_htmx.jinja import htmx_script
 
 from .accounts import phone_owner
@@ -49,7 +49,7 @@ def owner_context(request: HttpRequest) -> dict[str, Any]:
                                 str)()}
 
 
-@require_GET
+@require_safe
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
     shell = shell_urls()
@@ -63,7 +63,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=3600)
 def manifest(request: HttpRequest) -> JsonResponse:
     return JsonResponse({
@@ -86,7 +86,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
     }, content_type="application/manifest+json")
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """What the service worker shows for a page it has no copy of while offline. Kept
     when the worker installs, so it names no account (``phone_owner``): it is shown to

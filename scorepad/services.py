@@ -44,6 +44,7 @@ from .errors import (
 )
 from .fields import StrictIntegerField
 from .games.base import RECENT_GAMES, named_transfer, stake_of
+from .ids import is_token
 from .loaded import Loaded, Names, last_number
 from .models import (
     Deal,
@@ -69,9 +70,22 @@ __all__ = [  # the domain errors and the loaded session, for the callers' conven
 
 
 MAX_NAME = 40
+#: Line and paragraph separators (U+2028, U+2029): Python counts them as blanks, but
+#: they break the line wherever the name is shown (and end a line in CSV and logs).
+BREAKS = frozenset({"Zl", "Zp"})
 #: Unicode categories a name must not contain: controls, invisible formatting (zero-width
-#: spaces, bidi overrides, soft hyphens) and lone surrogates. Blanks are folded to one space.
-HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+#: spaces, bidi overrides, soft hyphens), lone surrogates and line breaks other than the
+#: plain ones. Blanks (tabs, newlines too) are folded to one space.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"}) | BREAKS
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` a name must not contain, as ``U+XXXX``, or None."""
+    for char in text:
+        category = unicodedata.category(char)
+        if category in HIDDEN_CATEGORIES and (category in BREAKS or not char.isspace()):
+            return f"U+{ord(char):04X}"
+    return None
 
 
 def clean_name(name: object, field: str) -> str:
@@ -79,11 +93,10 @@ def clean_name(name: object, field: str) -> str:
     if not isinstance(name, str):
         raise InputError(field, "must be a name", "not_name")
     normal = unicodedata.normalize("NFKC", name)
-    for char in normal:
-        if not char.isspace() and unicodedata.category(char) in HIDDEN_CATEGORIES:
-            code = f"U+{ord(char):04X}"
-            raise InputError(field, f"must not contain invisible or control characters "
-                             f"({code})", "bad_character", char=code)
+    code = hidden_character(normal)
+    if code is not None:
+        raise InputError(field, f"must not contain invisible or control characters "
+                         f"({code})", "bad_character", char=code)
     cleaned = " ".join(normal.split())
     if not cleaned:
         raise InputError(field, "must be a name", "not_name")
@@ -760,13 +773,13 @@ def watch_link_revoke(*, session: Session) -> None:
                                                         version=F("version") + 1)
             locked.version += 1
             fastpoll.publish_version(locked.pk, locked.version)
+        fastpoll.bump(fastpoll.watch_key(session.pk))
     session.watch_token, session.version = None, locked.version
-    fastpoll.bump(fastpoll.watch_key(session.pk))
 
 
 def session_by_watch_token(token: str) -> Session:
     """The session a watch link shows; Session.DoesNotExist for unknown or revoked ones."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         raise Session.DoesNotExist
     return Session.objects.select_related("group").get(watch_token=token)
 
@@ -774,7 +787,7 @@ def session_by_watch_token(token: str) -> Session:
 def watch_version(token: str) -> tuple[int, int] | None:
     """(session id, version) of a watch link's session in one small query; None for
     unknown or revoked tokens (a polled watch board needs no more before its 304)."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         return None
     row = Session.objects.filter(watch_token=token).values_list("pk", "version").first()
     return None if row is None else (int(row[0]), int(row[1]))
@@ -816,7 +829,7 @@ def invite_revoke(*, group: Group, invite_id: int) -> None:
 
 def invite_by_token(token: str) -> Invite:
     """An open invite; Invite.DoesNotExist for unknown, expired, revoked or used-up tokens."""
-    if not token or len(token) > 64:
+    if not is_token(token):
         raise Invite.DoesNotExist
     return _open(Invite.objects.select_related("group")).get(token=token)
 

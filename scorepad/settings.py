@@ -167,7 +167,7 @@ SCHREIBER_CACHE_SHARED = bool(CACHE_URL) or _flag("SCHREIBER_ONE_PROCESS", DEBUG
 #: Login sessions in the database, read through the shared cache when every process sees
 #: it (a page then asks no query for its login; accounts.sessions_end forgets the cached
 #: copies of the sessions it ends).
-SESSION_ENGINE = ("django.contrib.sessions.backends.cached_db" if SCHREIBER_CACHE_SHARED
+SESSION_ENGINE = ("scorepad.login_sessions" if SCHREIBER_CACHE_SHARED  # Django's cached_db
                   else "django.contrib.sessions.backends.db")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -8,6 +8,8 @@ from . import pwa
 from .disputes import TOOLS
 from .views import account, corrections, entry, groups, looking_back, project, referee, session
 
+# Every token in a URL is <token:...> (scorepad.ids.TokenConverter, apps.ready): anything
+# else answers 404 before a view or the database sees it.
 pages = [
     path("", project.home, name="home"),
     path("signup/", account.signup, name="signup"),
@@ -38,8 +40,8 @@ pages = [
     *(path(f"referee/{t}/", referee.referee_tool, {"tool": t}, name=f"referee_{t}")
       for t in TOOLS),
     path("rules/", referee.rules_page, name="rules_doc"),
-    path("watch/<str:token>/", session.watch, name="watch"),
-    path("watch/<str:token>/board", session.watch_board, name="watch_board"),
+    path("watch/<token:token>/", session.watch, name="watch"),
+    path("watch/<token:token>/board", session.watch_board, name="watch_board"),
     path("groups/<int:group_id>/sessions/", looking_back.group_sessions, name="group_sessions"),
     path("groups/<int:group_id>/stats/", looking_back.group_stats, name="group_stats"),
     path("players/<int:player_id>/", looking_back.player_page, name="player"),
@@ -55,7 +57,7 @@ pages = [
          name="invitation_accept"),
     path("invitations/<int:invitation_id>/decline", groups.invitation_decline,
          name="invitation_decline"),
-    path("join/<str:token>/", groups.join, name="join"),
+    path("join/<token:token>/", groups.join, name="join"),
 ]
 
 urlpatterns = [

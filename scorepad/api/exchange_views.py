@@ -94,7 +94,7 @@ FORMAT_PARAM = OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"]
                (200, "text/csv"): OpenApiTypes.STR, **ERRORS_4XX},
     summary="The whole session as a versioned JSON file (or CSV)",
 )
-@api_view(["GET"])
+@api_view(["GET", "HEAD"])
 @permission_classes([IsAuthenticated])
 @renderer_classes([JSONRenderer, CSVRenderer])
 def session_export(request: Request, session_id: int) -> Any:
@@ -111,7 +111,7 @@ def session_export(request: Request, session_id: int) -> Any:
     responses={200: OpenApiTypes.OBJECT, **ERRORS_4XX},
     summary="The whole group (roster, members, every session) as a versioned JSON file",
 )
-@api_view(["GET"])
+@api_view(["GET", "HEAD"])
 @permission_classes([IsAuthenticated])
 def group_export(request: Request, group_id: int) -> Any:
     group = group_for(request.user, group_id, READ)

@@ -84,7 +84,7 @@ def rules_presets() -> list[dict[str, Any]]:
 
 
 @extend_schema(responses={200: s.RulesOut}, summary="Every preset with every parameter")
-@api_view(["GET"])
+@api_view(["GET", "HEAD"])
 @stateless
 def rules(request: Request) -> Response:
     return Response({"presets": rules_presets()})

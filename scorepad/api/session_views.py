@@ -280,7 +280,7 @@ GAMES_PAGE = OpenApiParameter(
 
 @extend_schema(parameters=[GAMES_PAGE], responses={200: sp.BOARD, 304: None, **ERRORS_4XX},
                summary="The running scoreboard (supports ETag / If-None-Match)")
-@api_view(["GET"])
+@api_view(["GET", "HEAD"])
 @permission_classes([IsAuthenticated])
 def scoreboard(request: Request, session_id: int) -> Any:
     """From the cache in the common case: the token, the member's role (while their
@@ -308,7 +308,7 @@ def scoreboard(request: Request, session_id: int) -> Any:
 
 @extend_schema(responses={200: sp.EventOut(many=True), **ERRORS_4XX},
                summary="Every change to the session's deals: who, when, before, after")
-@api_view(["GET"])
+@api_view(["GET", "HEAD"])
 @permission_classes([IsAuthenticated])
 def history(request: Request, session_id: int) -> Response:
     session = session_for(request.user, session_id, READ)
@@ -360,7 +360,7 @@ def watch_link(request: Request, session_id: int) -> Response:
 
 @extend_schema(responses={200: sp.BOARD, 304: None, 404: s.ErrorOut},
                summary="The scoreboard by watch token, no login")
-@api_view(["GET"])
+@api_view(["GET", "HEAD"])
 @authentication_classes([])
 @permission_classes([AllowAny])
 def watch_scoreboard(request: Request, token: str) -> Any:
@@ -381,7 +381,7 @@ def watch_scoreboard(request: Request, token: str) -> Any:
 
 @extend_schema(responses={200: sp.SETTLEMENT, **ERRORS_4XX},
                summary="Who pays whom: balances, transfers and (Mura) pair amounts")
-@api_view(["GET"])
+@api_view(["GET", "HEAD"])
 @permission_classes([IsAuthenticated])
 def settlement(request: Request, session_id: int) -> Response:
     loaded = Loaded.of(session_for(request.user, session_id, READ))

@@ -26,7 +26,7 @@ from .scorepad_serializers import ERRORS_4XX
                 "hold each family's figures. A player linked to your own account also "
                 "carries `across_groups`.",
 )
-@api_view(["GET"])
+@api_view(["GET", "HEAD"])
 @permission_classes([IsAuthenticated])
 def player_stats(request: Request, player_id: int) -> Response:
     player = Player.objects.select_related("group").filter(pk=player_id).first()
@@ -51,7 +51,7 @@ def player_stats(request: Request, player_id: int) -> Response:
                 "and under `groups` each group's own figures. No linked player: zeros and "
                 "an empty `groups`.",
 )
-@api_view(["GET"])
+@api_view(["GET", "HEAD"])
 @permission_classes([IsAuthenticated])
 def my_stats(request: Request) -> Response:
     return Response(sp.PersonStatsOut(

@@ -63,5 +63,5 @@ urlpatterns = [
     path("sessions/import", ex.session_import, name="session_import"),
     path("groups/<int:group_id>/export", ex.group_export, name="group_export"),
     path("groups/<int:group_id>/import", ex.group_import, name="group_import"),
-    path("watch/<str:token>/scoreboard", session_views.watch_scoreboard, name="watch_scoreboard"),
+    path("watch/<token:token>/scoreboard", session_views.watch_scoreboard, name="watch_scoreboard"),
 ]

@@ -19,18 +19,19 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordChangeForm
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from .. import accounts, services
 from ..forms import SignupForm
 from ..messages import input_error_message
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST":
@@ -99,8 +100,10 @@ class PasswordChange(auth_views.PasswordChangeView):
         return kwargs
 
     def form_valid(self, form: Any) -> HttpResponse:
-        response = super().form_valid(form)  # saves, keeps this session's login
-        accounts.password_changed(user=form.user, keep=self.request.session.session_key)
+        with transaction.atomic():  # the new password only with its consequences
+            response = super().form_valid(form)  # saves, keeps this session's login
+            accounts.password_changed(user=form.user,
+                                      keep=self.request.session.session_key)
         return response
 
 
@@ -111,8 +114,9 @@ class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
     success_url = reverse_lazy("password_reset_complete")
 
     def form_valid(self, form: Any) -> HttpResponse:
-        response = super().form_valid(form)
-        accounts.password_changed(user=form.user)
+        with transaction.atomic():
+            response = super().form_valid(form)
+            accounts.password_changed(user=form.user)
         return response
 
 
@@ -128,7 +132,7 @@ class PasswordResetByMail(auth_views.PasswordResetView):
 
 
 @login_required
-@require_GET
+@require_safe
 def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html")
 

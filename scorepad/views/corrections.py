@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from .. import games, services
 from ..access import READ, WRITE, WRITERS, session_for
@@ -28,12 +28,12 @@ def _reasons(names: Names, error: services.RulesBroken) -> str:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_edit(request: HttpRequest, session_id: int, number: int) -> HttpResponse:
     loaded = Loaded.of(session_for(request.user, session_id, WRITE))
     game = games.of(loaded.session)
     names = loaded.names
-    if request.method == "GET":
+    if request.method != "POST":  # GET, or HEAD (the same without its body)
         row = loaded.session.deals.filter(number=number).first()
         if row is None:
             raise Http404
@@ -105,7 +105,7 @@ def _ends_changed(before: list[tuple[int, str]], after: list[tuple[int, str]]) -
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deal_delete(request: HttpRequest, session_id: int, number: int) -> HttpResponse:
     session = session_for(request.user, session_id, WRITE)
     row = session.deals.filter(number=number).first()
@@ -133,7 +133,7 @@ def deal_delete(request: HttpRequest, session_id: int, number: int) -> HttpRespo
 
 
 @login_required
-@require_GET
+@require_safe
 def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request.user, session_id, READ)
     game = games.of(session)

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from .. import accounts, games, htmx_answers, services
 from ..access import READ, WRITE, session_for
@@ -23,7 +23,7 @@ from .common import correcting, render_edit, render_session, stale_form
 
 
 @login_required
-@require_GET
+@require_safe
 def deal_form_fresh(request: HttpRequest, session_id: int) -> HttpResponse:
     """Polled by an open deal form: 204 while the deal it is about to record is still the
     next one; a notice once another phone has recorded it (htmx then stops polling)."""

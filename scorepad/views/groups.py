@@ -26,7 +26,7 @@ from .common import no_store
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def groups(request: HttpRequest) -> HttpResponse:
     form = GroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -41,7 +41,7 @@ def groups(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def group(request: HttpRequest, group_id: int) -> HttpResponse:
     need = WRITE if request.method == "POST" else READ
     the_group = group_for(request.user, group_id, need)
@@ -219,7 +219,7 @@ def _count(value: str | None, default: int) -> int:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
     try:
         invite = services.invite_by_token(token)

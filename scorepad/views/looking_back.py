@@ -15,7 +15,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from .. import charts, games, services, stats
 from ..access import READ, WRITERS, check_link, group_for, role_in, session_for
@@ -53,7 +53,7 @@ def _query_without_page(request: HttpRequest) -> str:
 
 
 @login_required
-@require_GET
+@require_safe
 def group_sessions(request: HttpRequest, group_id: int) -> HttpResponse:
     """Every session of the group, newest first, filtered by game, player and dates."""
     group = group_for(request.user, group_id, READ)
@@ -89,7 +89,7 @@ def session_chart(record: stats.SessionRecord) -> charts.Chart:
 
 
 @login_required
-@require_GET
+@require_safe
 def session_sheet(request: HttpRequest, session_id: int) -> HttpResponse:
     """The session as written on paper: one row per deal, one column per player."""
     session = session_for(request.user, session_id, READ)
@@ -121,7 +121,7 @@ def _chart_table(record: stats.SessionRecord,
 
 
 @login_required
-@require_GET
+@require_safe
 def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
     """Every player of the group with key figures, sortable by any column."""
     group = group_for(request.user, group_id, READ)
@@ -150,7 +150,7 @@ def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """One player's figures over every session of their group they sat at."""
     player = _player_for(request, player_id)
@@ -220,7 +220,7 @@ def player_link(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def my_stats(request: HttpRequest) -> HttpResponse:
     """Your figures across every group where a player is linked to you, and per group."""
     players = list(stats.linked_players(request.user))

@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django.views.defaults import bad_request as django_bad_request
 from django.views.defaults import page_not_found
 from django.views.defaults import server_error as django_server_error
@@ -23,7 +23,7 @@ from ..access import visible_groups
 from ..models import Session
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "scorepad/home.html", {"presets": PRESETS.values()})
@@ -87,7 +87,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 def ping(request: HttpRequest) -> HttpResponse:
     """The cheapest answer through the whole middleware stack, no database: the yardstick
     the benchmarks compare real pages with (bench/throughput.py)."""
@@ -95,7 +95,7 @@ def ping(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     """200 when the database answers, 503 when it does not."""
     try:

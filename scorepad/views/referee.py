@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from referee.rules import PRESETS
 
@@ -74,12 +74,12 @@ def _games() -> list[dict[str, Any]]:
 # --- stand-alone: anyone, no login ---------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def referee_home(request: HttpRequest) -> HttpResponse:
     return render(request, "scorepad/referee.html", {"games": _games(), "session": None})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def referee_tool(request: HttpRequest, tool: str) -> HttpResponse:
     the_tool = _tool(tool)
     table, errors = disputes.game_module(the_tool.game).standalone_table(_data(request), tool)
@@ -93,7 +93,7 @@ def referee_tool(request: HttpRequest, tool: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def session_referee(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request.user, session_id, READ)
     game = games.of(session)
@@ -105,7 +105,7 @@ def session_referee(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def session_referee_tool(request: HttpRequest, session_id: int, tool: str) -> HttpResponse:
     session = session_for(request.user, session_id, READ)
     the_tool = _tool(tool, session.game)
@@ -126,7 +126,7 @@ def _trump_query(request: HttpRequest) -> str:
 
 
 @login_required
-@require_GET
+@require_safe
 def beat_moved(request: HttpRequest, session_id: int) -> HttpResponse:
     """The old "Does this beat?" page: now the Referee page's question, same answers."""
     session = session_for(request.user, session_id, READ)
@@ -138,7 +138,7 @@ def beat_moved(request: HttpRequest, session_id: int) -> HttpResponse:
 # --- the rules document ------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def rules_page(request: HttpRequest) -> HttpResponse:
     doc = rules_doc()
     return render(request, "scorepad/rules_doc.html", {"doc": doc, "html": doc.html})

@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from referee.rules import (
     ALL_PASS_MODES,
@@ -74,7 +74,7 @@ def _rules_table(form: SessionForm) -> list[dict[str, Any]]:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def session_new(request: HttpRequest) -> HttpResponse:
     writable = visible_groups(request.user).filter(
         memberships__user=request.user,
@@ -119,7 +119,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def session_list(request: HttpRequest) -> HttpResponse:
     rows = (
         Session.objects.filter(group__in=visible_groups(request.user))
@@ -130,7 +130,7 @@ def session_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     """The page as rendered for its version, from the cache without a query when it can
     be (``reused_page``); else read, rendered and kept, and the member's role cached for
@@ -147,7 +147,7 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     return render_session(request, loaded, games.of(session))
 
 
-@require_GET
+@require_safe
 def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
     """The scoreboard alone, for polling phones: 304 when nothing changed, each version
     rendered once (conditional.polled). With a valid grant in the URL and the cache,
@@ -218,7 +218,7 @@ def _watch_session(token: str) -> Session:
         raise Http404 from None
 
 
-@require_GET
+@require_safe
 def watch(request: HttpRequest, token: str) -> HttpResponse:
     """The live scoreboard for everyone at the table who has the link: read-only, no login."""
     session = _watch_session(token)
@@ -232,7 +232,7 @@ def _watch_board_url(token: str) -> str:
     return reverse("scorepad:watch_board", kwargs={"token": token})
 
 
-@require_GET
+@require_safe
 def watch_board(request: HttpRequest, token: str) -> HttpResponse:
     fast = fastpoll.check_watch(request, token)
     parts = ("watch", request.LANGUAGE_CODE, fastpoll.token_tag(token))
@@ -273,7 +273,7 @@ def _copy_text(money: dict[str, Any]) -> str:
 
 
 @login_required
-@require_GET
+@require_safe
 def settlement_page(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request.user, session_id, READ)
     money = services.settlement(session)

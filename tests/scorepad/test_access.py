@@ -229,7 +229,7 @@ def url_of(name: str, w: dict[str, Any]) -> str:
                        ("invitation_id", w["invitation"].pk)):
         if f"<int:{key}>" in pattern:
             kwargs[key] = value
-    if "<str:token>" in pattern:
+    if "<token:token>" in pattern:
         kwargs["token"] = w["invite"].token if name == "scorepad:join" else w["token"]
     if "<uidb64>/<token>" in pattern:  # a reset link that does not work
         kwargs |= {"uidb64": "MQ", "token": "set-password"}
