@@ -17,8 +17,8 @@ from rest_framework.response import Response
 from scorepad import accounts, services
 
 from . import idempotency
+from . import referee_serializers as s
 from . import scorepad_serializers as sp
-from . import serializers as s
 from .errors import invalid, validation_response
 from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import MAX_KEY

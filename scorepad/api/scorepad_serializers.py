@@ -30,7 +30,7 @@ from scorepad.fields import (
 from scorepad.ids import ID_MAX
 from scorepad.models import Membership, Session
 
-from . import serializers as s
+from . import referee_serializers as s
 
 Serializer = serializers.Serializer  # type: ignore[type-arg]
 

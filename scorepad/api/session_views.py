@@ -36,8 +36,8 @@ from scorepad.loaded import Loaded, Names
 from scorepad.messages import conflict_message, violation_json
 from scorepad.models import DealEvent, Session
 
+from . import referee_serializers as s
 from . import scorepad_serializers as sp
-from . import serializers as s
 from .errors import invalid, validation_response
 from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import idempotent
