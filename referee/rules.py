@@ -186,8 +186,9 @@ SALZBURG = MulatschakRules(
     sit_out_at=None,
 )
 
-#: Seed 001 describes only the plain exchange, with the declarer's chain on sight.
-_SEED_001_EXCHANGE: dict[str, Any] = {
+#: The exchange Geiser's rules describe, and Murln shares: the plain exchange only, the
+#: declarer's going on with cards on sight (docs/rules.md, "Declarer chain on sight").
+_PLAIN_EXCHANGE_WITH_CHAIN: dict[str, Any] = {
     "exchange_on_sight": False,
     "exchange_ace_five": False,
     "exchange_bridge": False,
@@ -206,7 +207,7 @@ GEISER = replace(
     exchange_capped_by_declarer=True,
     knock_doubles=False,
     muli_win=Payout(declarer=-10, others=0),
-    **_SEED_001_EXCHANGE,
+    **_PLAIN_EXCHANGE_WITH_CHAIN,
 )
 
 MURLN = replace(
@@ -223,7 +224,7 @@ MURLN = replace(
     knock_doubles=False,
     muli_win=Payout(declarer=-10, others=20),
     muli_fail=Payout(declarer=20, others=-10),
-    **_SEED_001_EXCHANGE,
+    **_PLAIN_EXCHANGE_WITH_CHAIN,
 )
 
 PRESETS: dict[str, MulatschakRules] = {r.name: r for r in (SALZBURG, GEISER, MURLN)}
