@@ -79,8 +79,9 @@ def _read_raw(request: Request) -> bytes:
 
 
 def _once(request: Request, raw: bytes, run: Callable[[], Response]) -> Response:
-    """``Idempotency-Key`` as for every write (API.md), fingerprinting the raw body: the
-    usual decorator would make DRF parse it, under Django's much smaller body limit."""
+    """``Idempotency-Key`` as for every write (README.md, "The scorepad API"), fingerprinting
+    the raw body: the usual decorator would make DRF parse it, under Django's much smaller
+    body limit."""
     return respond_once(request, hashlib.sha256(raw).hexdigest(), run)
 
 
@@ -136,9 +137,9 @@ def session_import(request: Request) -> Response:
         body = import_export.read_file(raw)
     except import_export.ImportRejected as e:
         return _rejected(e)
-    # API.md: the export "taken back" as it is (a bare file: into ?group= or the group it
-    # came from, as a copy if that group holds it still), or {"group", "data"} (refused
-    # with 409 when the group holds that session already)
+    # README.md, "Downloads and uploads": the export sent back as it is (a bare file: into
+    # ?group= or the group it came from, as a copy if that group holds it still), or
+    # {"group", "data"} (refused with 409 when the group holds that session already)
     bare = isinstance(body, dict) and "format" in body
     group_id = body.get("group") if isinstance(body, dict) else None
     group_id = group_id if isinstance(group_id, int) else None  # a number in the JSON

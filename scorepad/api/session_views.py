@@ -1,4 +1,5 @@
-"""Sessions, their deals, scoreboards, history, watch links and money (API.md).
+"""Sessions, their deals, scoreboards, history, watch links and money (README.md,
+"The scorepad API").
 
 Thin adapters: access checks in scorepad.access, every change through scorepad.services,
 which take the request's data as it is and check it themselves; every answer through the
