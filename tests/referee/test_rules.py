@@ -1,4 +1,5 @@
-"""Mulatschak rule sets as data: the presets of RULES.md §2.2 and override validation."""
+"""Mulatschak rule sets as data: the presets (docs/rules.md, "Presets" and "House rules")
+and override validation."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from referee.rules import (
 from referee.violations import RuleError, Violation
 from tests.docs import first_column_codes
 
-#: RULES.md §2.2, column by column: every parameter and its value in each preset.
+#: docs/rules.md, "House rules", column by column: every parameter and its value in each preset.
 COMMON = {
     "target_score": 0,
     "trick_value": 1,

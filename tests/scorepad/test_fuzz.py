@@ -19,7 +19,7 @@ REFEREE = schema.include(path_regex=r"^/api/v1/(rules|referee/)")
 @pytest.fixture(autouse=True)
 def _no_connection_closing_between_requests():
     """Django closes old connections on request_started/finished; the test client
-    disconnects that, and so must a WSGI fuzzer (NOTES.md: false 500s otherwise)."""
+    disconnects that, and so must a WSGI fuzzer: without it, the fuzzer reports false 500s."""
     from django.core import signals
     from django.db import close_old_connections
 

@@ -53,7 +53,7 @@ def mura(i: int) -> dict[str, Any]:
 
 def card_by_card(leader: str = "Anna") -> dict[str, Any]:
     """Eight tricks where each player plays one suit: the leader (who must sit after the
-    dealer, RULES §3.1) takes them all."""
+    dealer, docs/rules.md, "First lead") takes them all."""
     ranks = ["10", "9", "ace", "king", "ober", "unter", "8", "7"]
     suits = {"Anna": "hearts", "Bert": "bells", "Cilli": "leaves", "Dominik": "acorns"}
     return {"trick_cards": [{"leader": leader, "cards": {p: f"{suits[p]}-{r}" for p in SEATS}}
@@ -447,9 +447,9 @@ def test_the_api_imports_a_session_into_a_group(anna, table):
 
 
 def test_the_export_posted_back_as_it_is_comes_back_as_a_session(anna, table):
-    """API.md: POST /sessions/import "takes it back": the file alone, without a wrapper,
-    goes into the group it came from (a copy, since that group holds it still), or into
-    ?group=."""
+    """README.md, "Downloads and uploads": POST /sessions/import takes an export back. The
+    file alone, without a wrapper, goes into the group it came from (a copy, since that
+    group holds it still), or into ?group=."""
     client = logged_in(anna)
     record(table, anna, played("Anna", EVEN))
     record(table, anna, {"kind": "collapsed"})
