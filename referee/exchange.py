@@ -249,8 +249,8 @@ def talon_order(
     players: Sequence[str], declarer: str | None, entries: Sequence[Entry], *,
     delayed: bool = False,
 ) -> tuple[Dealt, ...]:
-    """The entries in the order the talon is dealt (docs/rules.md, "The talon and its
-    order"), with running sums.
+    """The entries in the order the talon is dealt (docs/rules.md,
+    "The talon and its order"), with running sums.
 
     1. the declarer's bridge under a delayed trump; 2. every exchange that is not a bridge,
     the declarer first, then clockwise from the declarer; 3. the bridges, clockwise from

@@ -39,8 +39,8 @@ from referee.violations import RuleError, Violation
 
 @dataclass(frozen=True)
 class MullerMatzRules:
-    """Every number and switch of Müller Matz, by its name in docs/rules.md, "Mueller Matz
-    parameters"."""
+    """Every number and switch of Müller Matz, by its name in docs/rules.md,
+    "Mueller Matz parameters"."""
 
     pack: str = "french52"
     players_min: int = 2
