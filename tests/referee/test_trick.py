@@ -42,7 +42,7 @@ def card(code: str) -> Card:
 
 
 def trump_order(trump: str) -> list[Card]:
-    """docs/rules.md, "Tricks": trump ace, Weli, trump king, ober, unter, 10, 9, 8, 7, 6."""
+    """docs/rules.md, "Trump order": trump ace, Weli, trump king, ober, unter, 10, 9, 8, 7, 6."""
     ranks = ["king", "ober", "unter", "10", "9", "8", "7", "6"]
     order = [Card(trump, "ace"), WELI] + [Card(trump, r) for r in ranks]
     return [c for i, c in enumerate(order) if c not in order[:i]]  # bells: the Weli once
