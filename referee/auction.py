@@ -1,11 +1,11 @@
-"""Bidding legality (RULES.md §2.4).
+"""Bidding legality (docs/rules.md, "Auction").
 
 Each player calls once, clockwise from forehand to the dealer. When the dealer sits out
-(``sit_out_at``, RULES.md §2.9), the player to the dealer's right calls last and takes over
-the dealer's part, and a call by the dealer is ``player_sitting_out``. The dealer may *hold*
-(*bei mir*, *selber*) the highest bid, which opens a duel with the player whose bid was
-held: that player raises or passes; after a raise the dealer holds again, bids higher or
-passes. A bid of 5 (or ``muli``, which any player may call out of turn) ends the auction.
+(``sit_out_at``; docs/rules.md, "Sitting out"), the player to the dealer's right calls last
+and takes over the dealer's part, and a call by the dealer is ``player_sitting_out``. The
+dealer may *hold* (*bei mir*, *selber*) the highest bid, which opens a duel with the player
+whose bid was held: that player raises or passes; after a raise the dealer holds again, bids
+higher or passes. A bid of 5 (or ``muli``, which any player may call out of turn) ends the auction.
 
 A call that breaks a rule is reported and otherwise ignored, so that every violation of
 the sequence is reported at once.
@@ -34,15 +34,15 @@ class AuctionResult:
     bid: int | None
     all_passed: bool
     finished: bool
-    #: The dealer, when the dealer sits out (§2.9); else None.
+    #: The dealer, when the dealer sits out (docs/rules.md, "Sitting out"); else None.
     sitting_out: str | None = None
     #: So far (also before the end): who holds the highest bid, and that bid.
     leader: str | None = None
     highest: int | None = None
     #: Who calls next (None once the auction is over).
     next_caller: str | None = None
-    #: While a duel runs (§2.4): the player whose bid was held, and the dealer (or the
-    #: player who calls in the dealer's place).
+    #: While a duel runs (docs/rules.md, "Holding and the duel"): the player whose bid was
+    #: held, and the dealer (or the player who calls in the dealer's place).
     duel: tuple[str, str] | None = None
 
     @property
@@ -105,7 +105,8 @@ def run_auction(
     order = [players[(start + i) % len(players)] for i in range(len(players))]
     if out is not None:
         order = order[:-1]
-    #: Who calls last and may hold: the dealer, or the one to the dealer's right (§2.9).
+    #: Who calls last and may hold: the dealer, or the one to the dealer's right
+    #: (docs/rules.md, "Sitting out").
     last = order[-1]
     scores = dict.fromkeys(players, rules.start_score)
     scores.update(scores_before or {})

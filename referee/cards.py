@@ -1,4 +1,4 @@
-"""Cards and packs (RULES.md §1).
+"""Cards and packs (docs/rules.md, "Cards").
 
 A card is written ``<suit>-<rank>`` in lowercase ASCII (``hearts-ober``, ``bells-6``).
 ``sau`` is accepted as an alias of ``ace`` in German packs. A code that names a real card

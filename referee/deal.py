@@ -1,8 +1,9 @@
-"""Checking and scoring one recorded Mulatschak deal (RULES.md §2.3, §2.5).
+"""Checking and scoring one recorded Mulatschak deal (docs/rules.md, "Deal codes" and "Scoring").
 
 A deal is checked against the table it is played at (seats, dealer, scores before it,
 the collapses right before it) and, when legal, scored. Every violation is reported,
-never only the first, in the order of the RULES.md table and then in seat order.
+never only the first, in the order of the table in docs/rules.md, "Deal codes", and then in
+seat order.
 """
 
 from __future__ import annotations
@@ -86,9 +87,11 @@ class Deal:
     knocked: bool = False
     exchanged: Mapping[str, int] | None = None
     muli_breaker: str | None = None
-    #: Exchanges by form (§2.7): one per player; ``exchanged`` entries are plain ones.
+    #: Exchanges by form (docs/rules.md, "Exchange"): one per player; ``exchanged`` entries
+    #: are plain ones.
     exchanges: Mapping[str, Exchange] | None = None
-    #: "Weiß ich noch nicht": trump was set by the declarer's bridge (§2.7.4).
+    #: "Weiß ich noch nicht": trump was set by the declarer's bridge (docs/rules.md,
+    #: "Delayed trump").
     trump_delayed: bool = False
 
     @classmethod
@@ -244,7 +247,7 @@ class Table:
     scores_before: Mapping[str, int]
     collapses_before: int = 0
     previous_stayed_home: frozenset[str] = frozenset()
-    #: The knocked deals among the ``collapses_before`` (§2.8).
+    #: The knocked deals among the ``collapses_before`` (docs/rules.md, "Knocks and collapses").
     knocks_before: int = 0
 
     @classmethod
@@ -293,7 +296,8 @@ class Table:
 
     @property
     def sitting_out(self) -> str | None:
-        """The player who sits out this deal: the dealer, from ``sit_out_at`` on (§2.9)."""
+        """The player who sits out this deal: the dealer, from ``sit_out_at`` on
+        (docs/rules.md, "Sitting out")."""
         return sitting_out(self.rules, self.players, self.dealer)
 
     @property
@@ -304,7 +308,7 @@ class Table:
 
     @property
     def talon(self) -> int:
-        """The talon: pack size − 5 × active players (§2.7.2)."""
+        """The talon: pack size − 5 × active players (docs/rules.md, "The talon and its order")."""
         return self.rules.talon_size(len(self.active))
 
 
@@ -332,9 +336,10 @@ class DealResult:
     #: Doublings pending for the next deal (``collapses_before`` of the next deal).
     collapses_after: int = 0
     next_dealer: str | None = None
-    #: Knocks carried over to the next deal (``knocks_before`` of the next deal, §2.8).
+    #: Knocks carried over to the next deal (``knocks_before`` of the next deal; docs/rules.md,
+    #: "Knocks and collapses").
     knocks_after: int = 0
-    #: Who sat out this deal (§2.9), and who sits out the next one.
+    #: Who sat out this deal (docs/rules.md, "Sitting out"), and who sits out the next one.
     sitting_out: str | None = None
     next_sitting_out: str | None = None
     #: Cards drawn and the talon, when the deal records exchanges.
@@ -353,7 +358,8 @@ def multiplier_factors(
     knocks_before: int = 0,
 ) -> tuple[Factor, ...]:
     """The doublings of a deal, each counted only where its switch is on: hearts, the
-    collapses before, its own knock, and the knocks carried over a collapse (§2.8)."""
+    collapses before, its own knock, and the knocks carried over a collapse (docs/rules.md,
+    "Knocks and collapses")."""
     out: list[Factor] = []
     if hearts and rules.hearts_double:
         out.append(Factor.HEARTS)
@@ -392,11 +398,11 @@ def collapses_after(rules: MulatschakRules, kind: DealKind, collapses_before: in
 def knocks_after(
     rules: MulatschakRules, kind: DealKind, knocks_before: int, knocked: bool
 ) -> int:
-    """The knocks carried to the next deal (§2.8): with ``knock_survives_collapse`` (and
-    ``knock_doubles``), a knocked deal that is thrown in and feeds the next multiplier (a
-    collapse, or an all-passed deal with ``redeal_double``) adds one; an all-passed deal
-    that does not double keeps the ones before; a played deal uses them up. Never more
-    than :func:`collapses_after`."""
+    """The knocks carried to the next deal (docs/rules.md, "Knocks and collapses"): with
+    ``knock_survives_collapse`` (and ``knock_doubles``), a knocked deal that is thrown in
+    and feeds the next multiplier (a collapse, or an all-passed deal with ``redeal_double``)
+    adds one; an all-passed deal that does not double keeps the ones before; a played deal
+    uses them up. Never more than :func:`collapses_after`."""
     if kind is DealKind.PLAYED or not (rules.knock_doubles and rules.knock_survives_collapse):
         return 0
     feeds = kind is DealKind.COLLAPSED or rules.all_pass == "redeal_double"
@@ -423,7 +429,7 @@ def _at_or_below(score: int, threshold: int | None) -> bool:
 
 
 def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
-    """Every violation of the deal at this table, in RULES.md order."""
+    """Every violation of the deal at this table, in the order of docs/rules.md, "Deal codes"."""
     rules = table.rules
     seated = set(table.players)
     out = table.sitting_out
@@ -470,7 +476,7 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
     listed_home = [p for p in table.players if p in set(deal.stayed_home) and p != out]
     # A declarer listed as staying home is declarer_stayed_home alone: the stay-home
     # duties are not checked for the declarer, who counts as playing, a trick count
-    # included; a missing one is no news (docs/rules.md, "Violation codes").
+    # included; a missing one is no news (docs/rules.md, "Deal codes").
     home = [p for p in listed_home if p != declarer]
     playing = [p for p in active if p not in set(home)]
     score = table.scores_before.get
@@ -478,7 +484,8 @@ def check_deal(table: Table, deal: Deal) -> tuple[Violation, ...]:
     is_muli = bid == MULI
     delayed = deal.trump_delayed and rules.delayed_trump
 
-    # A delayed trump was unknown at the bid: min_bid_hearts does not apply (§2.7.4).
+    # A delayed trump was unknown at the bid: min_bid_hearts does not apply (docs/rules.md,
+    # "Delayed trump").
     lowest = rules.min_bid_hearts if hearts and not delayed else rules.min_bid
     if not lowest <= bid <= MULI:
         add("bid_out_of_range", declarer, bid=bid, min=lowest, max=MULI)
@@ -544,7 +551,8 @@ def _seat_order(players: Sequence[str], counts: Mapping[str, int]) -> dict[str, 
 
 def _form_allowed(rules: MulatschakRules, entry: Entry, *, declarer: str | None,
                   delayed: bool) -> str | None:
-    """None when the entry's form is allowed here, else the form to name (§2.7)."""
+    """None when the entry's form is allowed here, else the form to name (docs/rules.md,
+    "Exchange")."""
     x, p = entry.exchange, entry.player
     if x.form is Form.PLAIN:
         chain_ok = p == declarer and rules.declarer_on_sight_chain
@@ -560,7 +568,8 @@ def _form_allowed(rules: MulatschakRules, entry: Entry, *, declarer: str | None,
 
 
 def _exchange_violations(table: Table, deal: Deal, home: Sequence[str]) -> list[Violation]:
-    """The exchange rules of §2.7 and §2.3, each code in seat order."""
+    """The exchange rules (docs/rules.md, "Exchange"), their codes in the order of "Deal codes"
+    and each code in seat order."""
     rules = table.rules
     declarer = deal.declarer
     delayed = deal.trump_delayed and rules.delayed_trump
@@ -654,7 +663,8 @@ def exchange_totals(table: Table, deal: Deal) -> ExchangeTotals | None:
     return ExchangeTotals(drawn=drawn, talon=table.talon)
 
 
-#: RULES.md §2.3 order; codes not in the table come first (table-level problems).
+#: The order of docs/rules.md, "Deal codes"; codes not in the table come first (table-level
+#: problems).
 CODE_ORDER: tuple[str, ...] = (
     "players_count",
     "unknown_player",
@@ -685,7 +695,8 @@ CODE_ORDER: tuple[str, ...] = (
     "knock_not_allowed",
     "stay_home_twice",
     "muli_breaker_required",
-    # checked only once the deal is otherwise legal: its scores (docs/rules.md)
+    # checked only once the deal is otherwise legal: its scores
+    # (docs/rules.md, "Scores have a limit")
     "score_out_of_range",
 )
 _ORDER = {code: i for i, code in enumerate(CODE_ORDER)}

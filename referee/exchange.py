@@ -1,12 +1,12 @@
-"""Exchange forms and the talon (RULES.md §2.7), counted.
+"""Exchange forms and the talon (docs/rules.md, "Exchange"), counted.
 
 The referee knows counts, not cards: every exchange has a ``form`` from which two counts
 follow, ``drawn`` (cards that leave the talon for this player, refused face-up cards
 included) and ``taken`` (cards that enter the hand). The talon is dealt in a fixed order
-(§2.7.2): a delayed trump's bridge first, then every exchange that is not a bridge (the
-declarer first, then clockwise from the declarer), then the bridges, clockwise from the
-declarer. An exchange *exhausts* the talon when the running sum of ``drawn`` in this order
-reaches the talon's size during that exchange.
+(docs/rules.md, "The talon and its order"): a delayed trump's bridge first, then every
+exchange that is not a bridge (the declarer first, then clockwise from the declarer), then
+the bridges, clockwise from the declarer. An exchange *exhausts* the talon when the running
+sum of ``drawn`` in this order reaches the talon's size during that exchange.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class Form(StrEnum):
     BRIDGE = "bridge"
 
 
-#: The record fields of each form besides ``form`` (API.md).
+#: The record fields of each form besides ``form`` (docs/rules.md, "Recording exchanges").
 FORM_FIELDS: Mapping[Form, tuple[str, ...]] = MappingProxyType(
     {
         Form.PLAIN: ("cards", "face_up", "face_up_kept"),
@@ -38,7 +38,7 @@ FORM_FIELDS: Mapping[Form, tuple[str, ...]] = MappingProxyType(
     }
 )
 
-#: The cards an ``ace_five`` player receives (five on the ace: 1 + 5 − 1 kept, §2.7.1).
+#: The cards an ``ace_five`` player receives (1 + 5 − 1 kept; docs/rules.md, "Five on the ace").
 ACE_FIVE_CARDS = 5
 #: The cards a ``seven_six`` player receives (six on the seven).
 SEVEN_SIX_CARDS = 6
@@ -111,12 +111,14 @@ class Exchange:
 
     @property
     def is_exchange(self) -> bool:
-        """An entry is an exchange when it draws a card (§2.7.6): a plain 0 is none."""
+        """An entry is an exchange when it draws a card (docs/rules.md, "Drawn and taken"): a
+        plain 0 is none."""
         return self.drawn > 0
 
     @property
     def has_chain(self) -> bool:
-        """A plain exchange that records cards on sight (the declarer's chain, §2.7.5)."""
+        """A plain exchange that records cards on sight (the declarer's chain; docs/rules.md,
+        "Declarer chain on sight")."""
         return self.form is Form.PLAIN and (self.face_up > 0 or (self.face_up_kept or 0) > 0)
 
 
@@ -133,7 +135,8 @@ def _count(field: str, value: object, maximum: int | None) -> int:
 def exchange_from_dict(
     data: object, field: str = "exchange", *, maximum: int | None = None
 ) -> Exchange:
-    """An exchange from its JSON object (API.md), or RuleError naming ``<field>.<part>``.
+    """An exchange from its JSON object (docs/rules.md, "Recording exchanges"), or RuleError
+    naming ``<field>.<part>``.
 
     An unknown or missing ``form``, a missing ``cards`` (plain), a field that does not
     belong to the form, a wrong type or a negative count is an error; so is a count above
@@ -246,7 +249,8 @@ def talon_order(
     players: Sequence[str], declarer: str | None, entries: Sequence[Entry], *,
     delayed: bool = False,
 ) -> tuple[Dealt, ...]:
-    """The entries in the order the talon is dealt (§2.7.2), with running sums.
+    """The entries in the order the talon is dealt (docs/rules.md,
+    "The talon and its order"), with running sums.
 
     1. the declarer's bridge under a delayed trump; 2. every exchange that is not a bridge,
     the declarer first, then clockwise from the declarer; 3. the bridges, clockwise from

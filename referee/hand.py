@@ -11,7 +11,8 @@ COURT_RANKS = frozenset({"ace", "king", "ober", "unter"})
 
 
 def is_whiteout(hand: Iterable[Card], rules: MulatschakRules) -> bool:
-    """True when the hand holds no unter or higher card (RULES.md §2.1, step 3).
+    """True when the hand holds no unter or higher card (docs/rules.md, "A deal in order",
+    step 3).
 
     With ``weli_prevents_whiteout`` the Weli saves a hand whose other cards are 10 or lower.
     """

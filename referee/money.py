@@ -5,7 +5,8 @@ never float. Intermediate values are exact: penalties and pair amounts are compu
 :class:`~fractions.Fraction` and integer minor units, so no decimal context (precision,
 rounding mode) ever affects a result.
 
-Mura settlement (RULES.md §3): a player's penalty is ``P = mura + zeros / zeros_per_mura``.
+Mura settlement (docs/rules.md, "Mura settlement"): a player's penalty is
+``P = mura + zeros / zeros_per_mura``.
 Each pair of players (i before j in the order given) settles the difference: the player
 with the larger ``P`` pays ``|P_i - P_j| × stake``, rounded half-up to the minor unit for
 that pair. A pair whose amount rounds to nothing (or whose ``P`` are equal) has no entry.

@@ -1,4 +1,4 @@
-"""Müller Matz (RULES.md §4, seed 002): which card beats which, sleeping, the result.
+"""Müller Matz (docs/rules.md, "Mueller Matz"): which card beats which, sleeping, the result.
 
 The referee answers "does ``defense`` beat ``attack`` with trump T in life L" with a stable
 reason code (:data:`REASONS_EN` has an English sentence for each), says who may swap the
@@ -13,11 +13,12 @@ What differs between the lives (giving back a smaller card, picking up) is a cho
 defender, not part of the relation.
 
 An identical card (possible with two packs) does not beat (``same_card``); in the first life
-it may be given back instead (seed 002).
+it may be given back instead (the German Wikipedia article on Müller Matz).
 
 It also answers for a hand what it draws, whether it may swap the lowest trump and go to
-sleep (:func:`hand_state`, §4.1), and checks a second-life pile action by action
-(:func:`play_pile`, §4.2).
+sleep (:func:`hand_state`; docs/rules.md, "Drawing", "Swapping the lowest trump" and
+"Sleeping"), and checks a second-life pile action by action (:func:`play_pile`;
+docs/rules.md, "The second-life pile").
 
 Violation codes of :func:`check_result`: ``players_count``, ``player_listed_twice``,
 ``unknown_player``, ``player_missing``, ``loser_not_last``; of :func:`play_pile`:
@@ -38,7 +39,8 @@ from referee.violations import RuleError, Violation
 
 @dataclass(frozen=True)
 class MullerMatzRules:
-    """Every number and switch of Müller Matz, by its RULES.md name."""
+    """Every number and switch of Müller Matz, by its name in docs/rules.md,
+    "Mueller Matz parameters"."""
 
     pack: str = "french52"
     players_min: int = 2
@@ -276,12 +278,13 @@ def sleep_group(
 ) -> int:
     """How many trumps the hand may put to sleep now: 0 when it may not sleep.
 
-    Seed 002: "If you have three trumps in hand, you can 'go to sleep' [...] discard the
-    three trump cards [...] and take three new cards for them. [...] When the pile is used
-    up, you can go to sleep with two or one trump card." So while the stock lasts, a hand
-    with at least ``sleep_trumps`` (3) trumps sleeps with 3 of them; once the stock is
-    empty, any trump held is enough and the group is all trumps held, up to 3. The hand
-    need not consist of trumps only (the seed says "three trumps in hand").
+    The German Wikipedia article, translated: "If you have three trumps in hand, you can
+    'go to sleep' [...] discard the three trump cards [...] and take three new cards for
+    them. [...] When the pile is used up, you can go to sleep with two or one trump card."
+    So while the stock lasts, a hand with at least ``sleep_trumps`` (3) trumps sleeps with 3
+    of them; once the stock is empty, any trump held is enough and the group is all trumps
+    held, up to 3. The hand need not consist of trumps only (the article says "three trumps
+    in hand").
     """
     trump = _trump(trump)
     if not isinstance(stock_empty, bool):
@@ -388,7 +391,7 @@ def check_result(
 
 
 # ---------------------------------------------------------------------------------------
-# A hand: drawing, swapping, sleeping (§4.1)
+# A hand: drawing, swapping, sleeping (docs/rules.md, "Drawing" to "Sleeping")
 
 
 @dataclass(frozen=True)
@@ -426,8 +429,8 @@ def hand_state(
     turned_up: Card | None = None,
     rules: MullerMatzRules = MULLER_MATZ_RULES,
 ) -> HandState:
-    """The hand's draw, swap and sleep (§4.1). ``stock`` counts the cards left in the
-    stock, the turned-up card (its last card) included.
+    """The hand's draw, swap and sleep (docs/rules.md, "Drawing" to "Sleeping"). ``stock``
+    counts the cards left in the stock, the turned-up card (its last card) included.
 
     - ``draw = min(max(0, hand_size − cards in hand), stock)``;
     - ``may_swap``: the stock is not empty, the hand holds the lowest trump, and the
@@ -493,7 +496,7 @@ def check_hand(
 
 
 # ---------------------------------------------------------------------------------------
-# A second-life pile (§4.2)
+# A second-life pile (docs/rules.md, "The second-life pile")
 
 
 @dataclass(frozen=True)
@@ -532,8 +535,8 @@ class PileResult:
         return tuple(card for _player, card in self.pile)
 
 
-#: The order pile violations are reported in: by code, then by action (RULES.md §4.2 gives
-#: none; the worked example lists them so).
+#: The order pile violations are reported in: by code, alphabetically, then by action
+#: (docs/rules.md, "The second-life pile", prescribes none).
 PILE_CODE_ORDER: tuple[str, ...] = (
     "card_not_in_hand",
     "does_not_serve",
@@ -551,7 +554,7 @@ def play_pile(
     hands: Mapping[str, Sequence[Card]] | None = None,
     rules: MullerMatzRules = MULLER_MATZ_RULES,
 ) -> PileResult:
-    """Check a second-life pile action by action (§4.2).
+    """Check a second-life pile action by action (docs/rules.md, "The second-life pile").
 
     ``players`` are those holding cards when the pile was led, in order of play (each
     one's left neighbour next). The first action is the lead, by any of them; each later

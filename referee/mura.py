@@ -1,4 +1,4 @@
-"""Mura (RULES.md §3, seed 004): checking a deal and deriving mura and zeros.
+"""Mura (docs/rules.md, "Mura"): checking a deal and deriving mura and zeros.
 
 Four players, no trumps, the Hungarian 32-card pack, eight tricks. A deal can be recorded
 as counts (tricks and figures per player, :func:`check_counts`) or card by card
@@ -38,7 +38,7 @@ WINNING_ACE_FIGURES = 3
 
 @dataclass(frozen=True)
 class MuraRules:
-    """Every number and switch of Mura, by its RULES.md name."""
+    """Every number and switch of Mura, by its name in docs/rules.md, "Mura parameters"."""
 
     players: int = 4
     figures_needed: int = 3
@@ -194,7 +194,8 @@ def check_counts(
 ) -> MuraDealResult:
     """Check a deal recorded as tricks and figures per player.
 
-    A ``dealer`` given is only checked to be seated (``dealer_not_seated``, §3.1).
+    A ``dealer`` given is only checked to be seated (``dealer_not_seated``; docs/rules.md,
+    "First lead").
     RuleError (an unusable input, not a rule violation) for players that are no list of
     distinct names (``players``, code ``seated_twice`` for a name seated twice) and counts
     that are not whole numbers (``tricks.<player>`` / ``figures.<player>``).
@@ -209,8 +210,8 @@ def check_counts(
 
 
 def first_leader(players: Sequence[str], dealer: str) -> str:
-    """Who leads the first trick (§3.1): the player to the dealer's right, which is the
-    next player after the dealer in ``players`` (the order of play)."""
+    """Who leads the first trick (docs/rules.md, "First lead"): the player to the dealer's
+    right, which is the next player after the dealer in ``players`` (the order of play)."""
     return players[(players.index(dealer) + 1) % len(players)]
 
 
@@ -385,11 +386,12 @@ def check_cards(
     the next player in the list plays second. Checks ``card_not_in_pack``,
     ``card_played_twice``, ``wrong_number_of_plays`` (``rules.players`` cards a trick,
     ``tricks_per_deal`` tricks), ``wrong_leader`` (a trick after the first is led by the
-    winner of the one before; with a ``dealer``, trick 1 by :func:`first_leader`, §3.1;
-    a dealer who is not seated is ``dealer_not_seated``), ``must_follow_suit`` (a player
-    did not follow the suit led in trick n but plays a card of that suit later: params
-    ``trick``, ``suit``, and the evidence ``card`` and ``later_trick``), ``unknown_player``,
-    then every counts check on the derived counts. Trick numbers in violations count from 1.
+    winner of the one before; with a ``dealer``, trick 1 by :func:`first_leader`
+    (docs/rules.md, "First lead"); a dealer who is not seated is ``dealer_not_seated``),
+    ``must_follow_suit`` (a player did not follow the suit led in trick n but plays a card of
+    that suit later: params ``trick``, ``suit``, and the evidence ``card`` and
+    ``later_trick``), ``unknown_player``, then every counts check on the derived counts.
+    Trick numbers in violations count from 1.
 
     A string that is no card code at all raises RuleError naming
     ``trick_cards.<index>.cards.<player>`` (index from 0).
@@ -528,10 +530,10 @@ def _revokes(outcomes: Sequence[TrickOutcome]) -> list[Violation]:
 
 
 def revoke_evidence(led: str, card: Card, later: Sequence[Card]) -> int | None:
-    """A revoke (§3, ``must_follow_suit``): ``card`` was played to a trick led in ``led``
-    without following it, yet the same player plays a card of ``led`` later. The index in
-    ``later`` (that player's cards in later tricks, in order) of the first such card, or
-    None when the cards seen show no revoke."""
+    """A revoke (``must_follow_suit``; docs/rules.md, "Mura play"): ``card`` was played to a
+    trick led in ``led`` without following it, yet the same player plays a card of ``led``
+    later. The index in ``later`` (that player's cards in later tricks, in order) of the
+    first such card, or None when the cards seen show no revoke."""
     if card.suit == led:
         return None
     return next((i for i, c in enumerate(later) if c.suit == led), None)

@@ -1,4 +1,4 @@
-"""Mulatschak rule sets as data (RULES.md §2.2).
+"""Mulatschak rule sets as data (docs/rules.md, "House rules").
 
 Every number and switch is a named parameter. A rule set is a preset plus validated
 overrides; an unknown parameter or a value of the wrong type is a :class:`RuleError`
@@ -74,18 +74,22 @@ class MulatschakRules:
     all_pass: str
     no_stay_home_twice: bool
     score_floor: int | None
-    #: The special exchange forms (§2.7.1), each behind its switch.
+    #: The special exchange forms (docs/rules.md, "Exchange"), each behind its switch.
     exchange_on_sight: bool
     exchange_ace_five: bool
     exchange_bridge: bool
     exchange_seven_six: bool
-    #: "Weiß ich noch nicht": the declarer may delay trump and take a bridge (§2.7.4).
+    #: "Weiß ich noch nicht": the declarer may delay trump and take a bridge (docs/rules.md,
+    #: "Delayed trump").
     delayed_trump: bool
-    #: Geiser: the declarer's exchange goes on with cards on sight while trumps (§2.7.5).
+    #: Geiser: the declarer's exchange goes on with cards on sight while trumps
+    #: (docs/rules.md, "Declarer chain on sight").
     declarer_on_sight_chain: bool
-    #: A knocked deal that is thrown in also doubles the next played deal (§2.8).
+    #: A knocked deal that is thrown in also doubles the next played deal (docs/rules.md,
+    #: "Knocks and collapses").
     knock_survives_collapse: bool
-    #: From this many seated players on, the dealer sits out every deal (§2.9).
+    #: From this many seated players on, the dealer sits out every deal (docs/rules.md,
+    #: "Sitting out").
     sit_out_at: int | None
 
     game = "mulatschak"
@@ -103,7 +107,8 @@ class MulatschakRules:
         return min(self.multiplier_cap, IMPLICIT_MULTIPLIER_CAP)
 
     def sits_out(self, seated: int) -> bool:
-        """Whether the dealer sits out at a table of ``seated`` players (§2.9)."""
+        """Whether the dealer sits out at a table of ``seated`` players (docs/rules.md,
+        "Sitting out")."""
         return self.sit_out_at is not None and seated >= self.sit_out_at
 
     def active_count(self, seated: int) -> int:
@@ -119,7 +124,7 @@ class MulatschakRules:
         return len(self.card_pack) - HAND_SIZE * players
 
     def as_params(self) -> dict[str, Any]:
-        """Every parameter by its RULES.md name, as JSON-ready data."""
+        """Every parameter by its name in docs/rules.md, "House rules", as JSON-ready data."""
         out: dict[str, Any] = {}
         for f in fields(self):
             if f.name in ("name", "title"):
@@ -186,8 +191,9 @@ SALZBURG = MulatschakRules(
     sit_out_at=None,
 )
 
-#: Seed 001 describes only the plain exchange, with the declarer's chain on sight.
-_SEED_001_EXCHANGE: dict[str, Any] = {
+#: The exchange Geiser's rules describe, and Murln shares: the plain exchange only, the
+#: declarer's going on with cards on sight (docs/rules.md, "Declarer chain on sight").
+_PLAIN_EXCHANGE_WITH_CHAIN: dict[str, Any] = {
     "exchange_on_sight": False,
     "exchange_ace_five": False,
     "exchange_bridge": False,
@@ -206,7 +212,7 @@ GEISER = replace(
     exchange_capped_by_declarer=True,
     knock_doubles=False,
     muli_win=Payout(declarer=-10, others=0),
-    **_SEED_001_EXCHANGE,
+    **_PLAIN_EXCHANGE_WITH_CHAIN,
 )
 
 MURLN = replace(
@@ -223,7 +229,7 @@ MURLN = replace(
     knock_doubles=False,
     muli_win=Payout(declarer=-10, others=20),
     muli_fail=Payout(declarer=20, others=-10),
-    **_SEED_001_EXCHANGE,
+    **_PLAIN_EXCHANGE_WITH_CHAIN,
 )
 
 PRESETS: dict[str, MulatschakRules] = {r.name: r for r in (SALZBURG, GEISER, MURLN)}

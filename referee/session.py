@@ -1,4 +1,5 @@
-"""A Mulatschak session as a sequence of deals: replay gives every score (RULES.md §2.5).
+"""A Mulatschak session as a sequence of deals: replay gives every score (docs/rules.md,
+"Scoring").
 
 Nothing is typed in: the dealer, the scores before each deal, the pending collapses, who
 stayed home last time and the game number all follow from the seats, the first dealer and
@@ -47,7 +48,7 @@ class SessionState:
     games: tuple[GameSummary, ...] = ()
     deals: int = 0
     #: The knocked deals among the collapses, carried over by ``knock_survives_collapse``
-    #: (§2.8): ``knocks_before`` of the next deal.
+    #: (docs/rules.md, "Knocks and collapses"): ``knocks_before`` of the next deal.
     knocks: int = 0
 
     @property
@@ -57,7 +58,8 @@ class SessionState:
 
     @property
     def pending_knocks(self) -> int:
-        """The knocks carried over a collapse into the next played deal (§2.8)."""
+        """The knocks carried over a collapse into the next played deal (docs/rules.md,
+        "Knocks and collapses")."""
         return 0 if self.game_over else self.knocks
 
 
@@ -110,7 +112,8 @@ def table_for(rules: MulatschakRules, players: Sequence[str], state: SessionStat
 def next_sitting_out(
     rules: MulatschakRules, players: Sequence[str], state: SessionState
 ) -> str | None:
-    """Who sits out the next deal (§2.9): its dealer from ``sit_out_at`` on, else None."""
+    """Who sits out the next deal (docs/rules.md, "Sitting out"): its dealer from
+    ``sit_out_at`` on, else None."""
     return sitting_out(rules, players, state.dealer)
 
 

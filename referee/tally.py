@@ -1,8 +1,9 @@
 """Running tallies of whole sessions for Mura and Müller Matz, and the money of a
-Mulatschak game: pure functions over the recorded deals (RULES.md §3, §4, issue 6).
+Mulatschak game: pure functions over the recorded deals (docs/rules.md, "Mura",
+"Mueller Matz" and "End of a game").
 
 Mura: seats are listed in the order of play, counter-clockwise; the deal passes to the
-right, i.e. to the next seat of that list (seed 004: "the turn to deal passes to the right
+right, i.e. to the next seat of that list (pagat.com's Mura: "the turn to deal passes to the right
 after each hand"). Müller Matz: each game has one loser, who pays every other player the
 stake. Mulatschak: at a game's end every player pays the winner the difference of their
 scores times the stake (tied winners share it).
@@ -62,7 +63,8 @@ def mura_start(players: Sequence[str], first_dealer: str) -> MuraState:
 def mura_check(players: Sequence[str], data: Mapping[str, Any],
                rules: MuraRules = MURA_RULES, dealer: str | None = None) -> MuraDealResult:
     """A deal as recorded: ``{"tricks", "figures"}`` or ``{"trick_cards": [...]}``; with a
-    ``dealer``, card by card, the first trick must be led by the player after him (§3.1)."""
+    ``dealer``, card by card, the first trick must be led by the player after him
+    (docs/rules.md, "First lead")."""
     if data.get("trick_cards") is not None:
         return check_cards(players, parse_trick_cards(data["trick_cards"]), rules, dealer)
     return check_counts(players, data.get("tricks") or {}, data.get("figures") or {}, rules)
@@ -73,7 +75,7 @@ def mura_apply(
     rules: MuraRules = MURA_RULES, *, check_first_lead: bool = False,
 ) -> tuple[MuraDealResult, MuraState]:
     """The next deal; with ``check_first_lead``, a deal recorded card by card must open
-    with the player after the state's dealer (§3.1)."""
+    with the player after the state's dealer (docs/rules.md, "First lead")."""
     result = mura_check(players, data, rules, state.dealer if check_first_lead else None)
     if not result.legal:
         raise IllegalRecord(state.deals + 1, result.violations)

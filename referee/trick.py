@@ -1,4 +1,4 @@
-"""One Mulatschak trick: legality of each play and the winner (RULES.md §2.6).
+"""One Mulatschak trick: legality of each play and the winner (docs/rules.md, "Tricks").
 
 Trump order: trump ace, the Weli (``bells-6``), trump king, ober, unter, 10 … 6. The Weli
 belongs to the trump suit whatever the trump is, also for following suit. Without a

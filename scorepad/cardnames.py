@@ -1,4 +1,4 @@
-"""Localized card names (RULES.md §1: codes are ASCII, the UI shows localized names).
+"""Localized card names (docs/rules.md, "Cards": codes are ASCII, the UI shows localized names).
 
 The same code has different names by pack: ``hearts`` is *Herz* in a German pack and
 *Piros* in a Hungarian one; ``ober`` is *Ober* or *Felső*. Every name goes through

@@ -22,7 +22,7 @@ and the user row) and the version and role one more; with a shared cache a poll 
   the current ones (the cache's copies, else the database's) is ignored: the view falls
   back to the full check (and a fresh grant comes with the next 200).
 
-What holds (docs/deploy.md §9):
+What holds (docs/deploy.md, "9. Scaling out"):
 
 - with a shared cache (``SCHREIBER_CACHE_URL``, or one process): a poll right after a
   write sees the new version; a removed member, a revoked watch link, a logged-out user

@@ -1,5 +1,6 @@
 """``Idempotency-Key``: the same key with the same request gets the first answer again
-instead of writing twice (API.md); the same key with another request is refused.
+instead of writing twice (README.md, "The scorepad API"); the same key with another request
+is refused.
 
 The one store of first answers, for every edge that takes a key: the API's writes, the
 import endpoints (which fingerprint the raw body), the registration (nobody is logged in

@@ -228,7 +228,7 @@ BY_VALUE: dict[str, tuple[str, dict[Any, Any]]] = {
     }),
 }
 
-#: Exchange forms (RULES §2.7) as words inside messages.
+#: Exchange forms (docs/rules.md, "Exchange") as words inside messages.
 FORM_LABELS: dict[str, Any] = {
     "plain": _("a plain exchange"),
     "on_sight": _("one card on sight"),
@@ -376,7 +376,7 @@ def reason_label(code: str | None) -> str:
     return str(REASON_LABELS.get(code or "none", code or ""))
 
 
-#: The meaning of every rule parameter (RULES.md §2.2), for the house-rules form.
+#: The meaning of every rule parameter (docs/rules.md, "House rules"), for the house-rules form.
 PARAMETER_HELP: dict[str, Any] = {
     "pack": _("cards used (german36, or german33 without the sixes but the Weli)"),
     "players_min": _("fewest players at the table"),
@@ -497,7 +497,7 @@ def card_violation_message(violation: Violation, pack: str) -> str:
 #: Each code the Referee page explains: the rule in one sentence and its section of
 #: docs/rules.md (the anchor ``/rules/#...`` links to).
 RULE_SENTENCES: dict[str, tuple[Any, str]] = {
-    # a trick (RULES §2.6)
+    # a trick (docs/rules.md, "Tricks")
     "must_follow_suit": (_("A player who holds a card of the suit led must play one."),
                          "following-suit"),
     "must_trump": (_("A player who cannot follow suit but holds a trump must play one."),
@@ -510,7 +510,7 @@ RULE_SENTENCES: dict[str, tuple[Any, str]] = {
                        "the suit led does."), "trump-order"),
     "no_hand": (_("Without her hand the referee checks the cards, not the duties."),
                 "tricks"),
-    # the auction (RULES §2.4, §2.9)
+    # the auction (docs/rules.md, "Auction" and "Sitting out")
     "not_your_turn": (_("Players call in turn, clockwise from the dealer's left; only a "
                         "Muli may be called out of turn."), "auction"),
     "duel": (_("After a hold only the dealer and the player whose bid was held call, until "
@@ -534,14 +534,14 @@ RULE_SENTENCES: dict[str, tuple[Any, str]] = {
                "auction ends."), "muli-out-of-turn"),
     "sitting_out": (_("The dealer sits out; the player on the dealer's right calls last and "
                       "has the dealer's rights."), "sitting-out"),
-    # Mura (RULES §3)
+    # Mura (docs/rules.md, "Mura")
     "mura_winner": (_("The best card of the suit led takes the trick (10, 9, ace, king, "
                       "ober, unter, 8, 7); Mura has no trumps."), "mura-play"),
     "mura_revoke": (_("A player must follow the suit led when able; showing out and "
                       "playing that suit later is a revoke."), "mura-play"),
     "first_lead": (_("The player to the dealer's right, next after the dealer in the order "
                      "of play, leads to the first trick."), "first-lead"),
-    # Müller Matz (RULES §4)
+    # Müller Matz (docs/rules.md, "Mueller Matz")
     "beat": (_("A card is beaten by a higher card of its suit, or by any trump if it is not "
                "a trump; a trump only by a higher trump."), "beating"),
     "sleep": (_("Holding enough trumps, a player may put them to sleep while the stock "
@@ -576,7 +576,8 @@ SWAP_REFUSALS: dict[str, Any] = {
 }
 
 
-#: The Müller Matz parameters a table may change (RULES.md §4), for the Referee page.
+#: The Müller Matz parameters a table may change (docs/rules.md, "Mueller Matz parameters"),
+#: for the Referee page.
 MATZ_PARAMETER_HELP: dict[str, Any] = {
     "lowest_trump": _("rank of the trump that may be swapped for the turned-up card"),
     "sleep_trumps": _("trumps needed to go to sleep while the stock lasts"),

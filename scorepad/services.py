@@ -692,8 +692,8 @@ def _with_games_page(session: Session, page: int) -> tuple[Session, int | None]:
 
 def scoreboard(session: Session | Loaded, names: Names | None = None,
                games_page: int = 1) -> dict[str, Any]:
-    """The scoreboard of API.md, from the cached state: a constant number of queries;
-    one page of the finished games (``games_page``)."""
+    """The scoreboard the API answers (README.md, "The scorepad API"), from the cached
+    state: a constant number of queries; one page of the finished games (``games_page``)."""
     loaded = Loaded.of(session, names)
     game = games.of(loaded.session)
     view, total = _with_games_page(loaded.session, games_page)
@@ -737,7 +737,7 @@ def settlement(session: Session | Loaded, names: Names | None = None) -> dict[st
 
 # --- sharing: watch links and invites ---------------------------------------------------
 
-#: 32 bytes from ``secrets``: 256 bits, far beyond guessing (NOTES.md asks for 128+).
+#: 32 bytes from ``secrets``: 256 bits, far beyond guessing (128 bits would already be).
 TOKEN_BYTES = 32
 INVITE_DAYS = 7
 

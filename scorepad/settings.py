@@ -124,7 +124,7 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions let concurrent writers queue instead of failing with
-    # "database is locked"; WAL lets readers go on while one writes (NOTES.md). FULL
+    # "database is locked"; WAL lets readers go on while one writes. FULL
     # flushes every commit to disk: a saved deal survives a power cut, not only a crash
     # of the app (NORMAL may lose the last commits); bench/sqlite_sync.py measures it.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
@@ -270,7 +270,7 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 # Login throttling by username *and* address: at a pub every phone shares one public IP,
-# so three typos must not lock out the whole table (NOTES.md).
+# so three typos must not lock out the whole table (README.md, "Several phones at one table").
 AXES_ENABLED = _flag("DJANGO_LOGIN_THROTTLE", True)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)

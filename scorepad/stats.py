@@ -7,7 +7,8 @@ with it. Money is the session's money as its game computes it for the settlement
 (``games.<game>.money``, from the replayed state).
 
 What each game family counts lives in its module (``scorepad.games``); here they are
-summed. Definitions (README, "Looking back"):
+summed. Definitions
+(README.md, "Looking back: past sessions, deal sheets, charts, statistics"):
 
 - A *player* is a roster Player of one group: "all their sessions" means all sessions of
   that player's group in which they had a seat. A member can link a player to their
@@ -48,7 +49,8 @@ from .models import Deal, Player, Seat, Session
 
 __all__ = ["DealRow", "SessionRecord"]
 
-#: The API's top-level figures (API.md): each family's module says its part of them.
+#: The API's top-level figures (the statistics answers of the OpenAPI schema): each family's
+#: module says its part of them.
 CONTRACT = ("sessions", "games", "wins", "deals_played", "deals_declared", "deals_made",
             "muli_tried", "muli_made", "stayed_home", "mura", "zeros", "mm_losses")
 

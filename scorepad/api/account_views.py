@@ -1,5 +1,5 @@
-"""Accounts: register, the API token of an account (API.md), and beyond API.md: change
-the password, log out everywhere. The work is in scorepad/accounts.py."""
+"""Accounts: register, the API token of an account, change the password, log out
+everywhere (README.md, "The scorepad API"). The work is in scorepad/accounts.py."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from rest_framework.response import Response
 from scorepad import accounts, services
 
 from . import idempotency
+from . import referee_serializers as s
 from . import scorepad_serializers as sp
-from . import serializers as s
 from .errors import invalid, validation_response
 from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import MAX_KEY

@@ -1,6 +1,6 @@
 """``Idempotency-Key`` for API writes: the same key with the same request gets the first
-answer again (API.md); the same key with another request is refused. The answers are kept
-by ``scorepad.idempotency``; this is how the API asks it."""
+answer again (README.md, "The scorepad API"); the same key with another request is refused.
+The answers are kept by ``scorepad.idempotency``; this is how the API asks it."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ from referee.violations import RuleError, Violation
 from scorepad.fields import raise_rule_error
 from scorepad.messages import beat_reason, violation_json
 
-from . import serializers as s
+from . import referee_serializers as s
 from .errors import validation_response
 
 ERRORS = {400: s.ErrorOut, 422: s.ViolationsOut}

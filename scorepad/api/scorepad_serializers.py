@@ -1,5 +1,5 @@
-"""Input and output shapes of the scorepad API (API.md): accounts, groups, sessions, deals,
-scoreboards, history, money, statistics, export and import.
+"""Input and output shapes of the scorepad API (README.md, "The scorepad API"): accounts,
+groups, sessions, deals, scoreboards, history, money, statistics, export and import.
 
 Inputs are strict (``scorepad.fields``). Every answer is rendered through its output
 serializer, so the OpenAPI schema says what really comes back. What differs between
@@ -30,7 +30,7 @@ from scorepad.fields import (
 from scorepad.ids import ID_MAX
 from scorepad.models import Membership, Session
 
-from . import serializers as s
+from . import referee_serializers as s
 
 Serializer = serializers.Serializer  # type: ignore[type-arg]
 

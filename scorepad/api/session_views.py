@@ -1,4 +1,5 @@
-"""Sessions, their deals, scoreboards, history, watch links and money (API.md).
+"""Sessions, their deals, scoreboards, history, watch links and money (README.md,
+"The scorepad API").
 
 Thin adapters: access checks in scorepad.access, every change through scorepad.services,
 which take the request's data as it is and check it themselves; every answer through the
@@ -36,8 +37,8 @@ from scorepad.loaded import Loaded, Names
 from scorepad.messages import conflict_message, violation_json
 from scorepad.models import DealEvent, Session
 
+from . import referee_serializers as s
 from . import scorepad_serializers as sp
-from . import serializers as s
 from .errors import invalid, validation_response
 from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import idempotent

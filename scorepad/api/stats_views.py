@@ -13,8 +13,8 @@ from scorepad import stats
 from scorepad.access import READ, group_for
 from scorepad.models import Player
 
+from . import referee_serializers as s
 from . import scorepad_serializers as sp
-from . import serializers as s
 from .scorepad_serializers import ERRORS_4XX
 
 

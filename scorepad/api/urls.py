@@ -5,7 +5,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import account_views, group_views, referee_views, session_views, stats_views
-from . import exchange_views as ex
+from . import import_export_views as ex
 
 app_name = "api"
 

@@ -1,5 +1,5 @@
-"""Mulatschak and its variants (Muli, Murln; RULES.md §2): scores count down from the
-start score, multipliers for hearts, collapses and knocks, one game after the other.
+"""Mulatschak and its variants (Muli, Murln; docs/rules.md, "Mulatschak"): scores count down
+from the start score, multipliers for hearts, collapses and knocks, one game after the other.
 
 A deal is the referee's ``deal`` object (``kind``, ``declarer``, ``bid``, ``trump``,
 ``stayed_home``, ``tricks``, ...). The state of a session is referee.session's
@@ -80,7 +80,7 @@ TRUMPS = [
     ("hearts", gettext_lazy("Hearts")),
     ("bells", gettext_lazy("Bells")),
 ]
-#: What each preset's players call a bid of five (RULES.md §2.1, step 4).
+#: What each preset's players call a bid of five (docs/rules.md, "A deal in order", step 4).
 MULI_NAMES = {"salzburg": "Muli", "geiser": "Mulatschak", "murln": "Murler"}
 BID_KEYS = ("1", "2", "3", "4", "muli")
 
@@ -112,7 +112,7 @@ _COUNT_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_EXCHANGE_COUNT}
 _EXCHANGE_SCHEMA = {
     "type": "object",
     "description": (
-        "One player's exchange by form (RULES §2.7): plain (cards; face_up, face_up_kept for "
+        "One player's exchange by form (/rules/#exchange): plain (cards; face_up, face_up_kept for "
         "the declarer's chain on sight), on_sight (refused), ace_five, seven_six, bridge "
         "(face_up, default 1)."
     ),
@@ -443,9 +443,9 @@ class MulatschakScoreboardOut(Shape):
     scores = serializers.DictField(child=serializers.IntegerField())
     next_dealer = serializers.CharField()
     next_sitting_out = serializers.CharField(
-        allow_null=True, help_text="who sits out the next deal (sit_out_at, RULES §2.9)")
+        allow_null=True, help_text="who sits out the next deal (sit_out_at, /rules/#sitting-out)")
     pending_multiplier = serializers.IntegerField(
-        help_text="hearts aside: collapses and knocks carried over (RULES §2.8)")
+        help_text="hearts aside: collapses and knocks carried over (/rules/#knocks-and-collapses)")
     pending_factors = serializers.ListField(child=serializers.CharField())
     game_over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.CharField())
@@ -484,7 +484,7 @@ class MulatschakStoredDealOut(AsStored):
                                       allow_null=True)
     muli_breaker = serializers.CharField(required=False, allow_null=True)
     exchanges = serializers.DictField(child=ExchangeOut(), required=False, allow_null=True,
-                                      help_text="by form (RULES §2.7); only where recorded")
+                                      help_text="by form (/rules/#exchange); only where recorded")
     trump_delayed = serializers.BooleanField(required=False, help_text="only when true")
 
 
@@ -503,8 +503,8 @@ class MulatschakSessionDealOut(Shape):
     declarer_made = serializers.BooleanField(allow_null=True)
     game_over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.CharField())
-    sitting_out = serializers.CharField(allow_null=True,
-                                        help_text="who sat this deal out (RULES §2.9), or null")
+    sitting_out = serializers.CharField(
+        allow_null=True, help_text="who sat this deal out (/rules/#sitting-out), or null")
     created_at = utc_datetime()
     updated_at = utc_datetime()
 
@@ -835,7 +835,7 @@ class DealEntry:
 
     def __init__(self, data: Any, seats: list[str], out: str | None = None) -> None:
         self.seats = seats
-        #: Who sits out this deal (§2.9): no row, no tricks, no part in it.
+        #: Who sits out this deal (docs/rules.md, "Sitting out"): no row, no tricks, no part in it.
         self.out = out if out in seats else None
         self.kind = data.get("kind") or "played"
         if self.kind not in ("played", "collapsed", "passed"):
@@ -850,8 +850,8 @@ class DealEntry:
         self.knocked = data.get("knocked") in ("1", "on", "true")
         self.tricks: dict[str, int | None] = {}
         self.exchanged: dict[str, int | None] = {}
-        #: The exchange part (§2.7): each player's form ("" = plain), an on-sight card
-        #: refused, a bridge's face-up cards (None: 1); the declarer's chain on sight.
+        #: The exchange part (docs/rules.md, "Exchange"): each player's form ("" = plain), an
+        #: on-sight card refused, a bridge's face-up cards (None: 1); the declarer's chain on sight.
         self.forms: dict[str, str] = {}
         self.refused: dict[str, bool] = {}
         self.face_up: dict[str, int | None] = {}
@@ -910,7 +910,8 @@ class DealEntry:
 
     def as_deal(self) -> dict[str, Any]:
         """The referee's deal object, with names."""
-        if self.kind != "played":  # a knock on a thrown-in deal may carry over (§2.8)
+        # a knock on a thrown-in deal may carry over (docs/rules.md, "Knocks and collapses")
+        if self.kind != "played":
             return {"kind": self.kind, "knocked": self.knocked}
         tricks = {p: n if n is not None else self.auto[p]
                   for p, n in self.playing_tricks().items() if n is not None or p in self.auto}
@@ -933,9 +934,9 @@ class DealEntry:
         }
 
     def exchanges(self) -> dict[str, dict[str, Any]]:
-        """The exchanges by form (API.md): every special form tapped, and the declarer's
-        plain exchange when a chain on sight follows it. Plain counts stay in
-        ``exchanged``, the shape of deals recorded before the forms."""
+        """The exchanges by form (docs/rules.md, "Recording exchanges"): every special form
+        tapped, and the declarer's plain exchange when a chain on sight follows it. Plain
+        counts stay in ``exchanged``, the shape of deals recorded before the forms."""
         out: dict[str, dict[str, Any]] = {}
         for p, form in self.forms.items():
             if p == self.out or not form:
@@ -955,7 +956,7 @@ class DealEntry:
         return out
 
 
-#: The exchange forms besides the plain one, each behind its switch (RULES.md §2.7.1).
+#: The exchange forms besides the plain one, each behind its switch (docs/rules.md, "Exchange").
 SPECIAL_FORMS = {
     "on_sight": ("exchange_on_sight", gettext_lazy("On sight")),
     "ace_five": ("exchange_ace_five", gettext_lazy("Five on the ace")),
@@ -976,7 +977,7 @@ def _stepped(value: int | None, delta: int, low: int, high: int, start: int = 0)
 
 def allowed_forms(frozen: MulatschakRules) -> list[tuple[str, Any]]:
     """The special forms these rules allow, as (form, label); a delayed trump brings the
-    declarer's bridge (§2.7.4)."""
+    declarer's bridge (docs/rules.md, "Delayed trump")."""
     return [(form, label) for form, (switch, label) in SPECIAL_FORMS.items()
             if getattr(frozen, switch) or (form == "bridge" and frozen.delayed_trump)]
 
@@ -996,8 +997,8 @@ def _posted_out(post: Any, seats: list[str]) -> str | None:
 
 
 def sitting_out_of(loaded: Loaded, number: int | None) -> str | None:
-    """The player id who sits out the next deal, or deal ``number`` (§2.9); one query for
-    a correction, none at tables where nobody sits out."""
+    """The player id who sits out the next deal, or deal ``number`` (docs/rules.md,
+    "Sitting out"); one query for a correction, none at tables where nobody sits out."""
     session = loaded.session
     frozen = session_rules(session)
     if not frozen.sits_out(len(loaded.seats)):

@@ -1,4 +1,5 @@
-"""Müller Matz (RULES.md §4): two or more players, one loser a game, money per loss.
+"""Müller Matz (docs/rules.md, "Mueller Matz"): two or more players, one loser a game,
+money per loss.
 
 A game is recorded as its whole finishing order, ``{"finish_order": [...]}``, or only its
 loser, ``{"loser": player}``. The state of a session is each player's losses and the

@@ -1,4 +1,5 @@
-"""Mura (RULES.md §3): four players, eight tricks a deal, mura and zeros, money by pairs.
+"""Mura (docs/rules.md, "Mura"): four players, eight tricks a deal, mura and zeros, money by
+pairs.
 
 A deal is recorded as counts, ``{"tricks": {...}, "figures": {...}}``, or card by card,
 ``{"trick_cards": [{"leader", "cards"}, ...]}``; referee.tally judges either. The state of
@@ -134,8 +135,8 @@ def start(session: Session, seats: Sequence[str]) -> dict[str, Any]:
 
 
 #: Marks a deal recorded card by card since sessions pass the dealer to the referee: its
-#: first trick is checked to be led by the player after the dealer (RULES.md §3.1). Deals
-#: stored before carry no mark and replay as they were recorded.
+#: first trick is checked to be led by the player after the dealer (docs/rules.md,
+#: "First lead"). Deals stored before carry no mark and replay as they were recorded.
 FIRST_LEAD = "first_lead_checked"
 
 
@@ -250,7 +251,7 @@ class MuraStoredDealOut(AsStored):
     trick_cards = MuraStoredTrickOut(many=True, required=False)
     first_lead_checked = serializers.BooleanField(
         required=False, help_text="card by card: the first lead was checked against the "
-        "dealer (RULES §3.1); deals recorded before carry no such mark")
+        "dealer (/rules/#first-lead); deals recorded before carry no such mark")
 
 
 class MuraSessionDealOut(Shape):
@@ -524,7 +525,8 @@ def cards_data(entry: list[dict[str, Any]]) -> dict[str, Any]:
 def _check_cards(names: Names, entry: list[dict[str, Any]], dealer: str | None = None) -> Any:
     """The referee's verdict; a blank leader after a decided trick is taken to be that
     trick's winner (the referee still checks it), so a phone fills in one leader only.
-    With the ``dealer`` (a player id), the first trick's leader is checked too (§3.1)."""
+    With the ``dealer`` (a player id), the first trick's leader is checked too (docs/rules.md,
+    "First lead")."""
     while True:
         result = tally.mura_check(names.seats, names.deal_ids(cards_data(entry)),
                                   dealer=dealer)
@@ -627,7 +629,8 @@ def _cards_context(names: Names, post: Any, submitted: bool = False,
                    dealer: str | None = None) -> dict[str, Any]:
     """The eight tricks with the referee's verdict next to each trick, leader and card,
     what each trick gave whom, and each player's derived tricks, figures and mura. With
-    the ``dealer`` (an id) the first trick's leader is offered and checked (§3.1)."""
+    the ``dealer`` (an id) the first trick's leader is offered and checked (docs/rules.md,
+    "First lead")."""
     seats = list(names.by_id.values())
     entry = cards_entry(post, seats)
     if dealer is not None and dealer not in names.by_id:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .. import exchange, services
+from .. import import_export, services
 from ..access import MANAGE, READ, WRITE, group_for, role_in, visible_groups
 from ..forms import GroupForm, PlayerForm
 from ..ids import parse_id
@@ -102,15 +102,15 @@ def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
         problems = [{"path": "", "message": _("Choose an export file to import.")}]
     else:
         try:
-            if upload.size is not None and upload.size > exchange.MAX_BYTES:
-                raise exchange.too_large()
-            data = exchange.read_file(upload.read(exchange.MAX_BYTES + 1))
-            if exchange.sniff_kind(data) == "group":
-                count = len(exchange.group_import(group=the_group, data=data))
+            if upload.size is not None and upload.size > import_export.MAX_BYTES:
+                raise import_export.too_large()
+            data = import_export.read_file(upload.read(import_export.MAX_BYTES + 1))
+            if import_export.sniff_kind(data) == "group":
+                count = len(import_export.group_import(group=the_group, data=data))
             else:
-                exchange.session_import(group=the_group, data=data)
+                import_export.session_import(group=the_group, data=data)
                 count = 1
-        except exchange.ImportRejected as e:
+        except import_export.ImportRejected as e:
             problems = [p.as_dict() for p in e.problems]
         else:
             messages.success(request, ngettext("Imported %(count)s session.",

@@ -1,5 +1,5 @@
-"""The exchange part of the deal entry on a phone (RULES.md §2.7): a tap per form, counts
-with steppers, in German, English and Hungarian at 360 px; screenshots go to
+"""The exchange part of the deal entry on a phone (docs/rules.md, "Exchange"): a tap per
+form, counts with steppers, in German, English and Hungarian at 360 px; screenshots go to
 test-results/looks/ (look at them)."""
 
 from __future__ import annotations

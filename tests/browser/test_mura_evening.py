@@ -40,7 +40,7 @@ BY_COUNTS = [
     counts([3, 3, 2, 0], [6, 6, 6, 0]),
     counts([2, 3, 3, 0], [2, 7, 7, 0]),
 ]
-#: Deal 10 is Anna's to deal: Bert, after her, leads the first trick (RULES.md §3.1).
+#: Deal 10 is Anna's to deal: Bert, after her, leads the first trick (docs/rules.md, "First lead").
 CARDS = {"trick_cards": play(SEATS, 3, leader="Bert")}
 CORRECTION = (4, counts([2, 3, 3, 0], [5, 7, 6, 0]))
 

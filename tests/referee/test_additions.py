@@ -1,8 +1,9 @@
 """The worked examples of tests/examples/referee-additions.json, at the referee level.
 
-RULES.md §2.7–2.9 (exchange forms, knocks over collapses, sitting out), §3.1 (the first
-Mura leader) and §4.1–4.2 (a Müller Matz hand, a second-life pile). The API runs the same
-examples in tests/scorepad/test_referee_api.py.
+Exchange forms, knocks over collapses, sitting out, the first Mura leader, a Müller Matz
+hand and a second-life pile (docs/rules.md, "Exchange", "Knocks and collapses",
+"Sitting out", "First lead", "Drawing" to "Sleeping" and "The second-life pile"). The API
+runs the same examples in tests/scorepad/test_referee_api.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bidding legality (RULES.md §2.4)."""
+"""Bidding legality (docs/rules.md, "Auction")."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ def codes(result: AuctionResult) -> list[str]:
 
 
 def test_the_seed_example_ends_with_the_dealer_declaring_four():
-    # Seed 000: A 2, B 3, C pass, D hold, B 4, D hold, B pass -> D declares 4.
+    # docs/rules.md, "Holding and the duel", from the Salzburg description:
+    # A 2, B 3, C pass, D hold, B 4, D hold, B pass -> D declares 4.
     result = auction(
         (ANNA, 2), (BERT, 3), (CILLI, "pass"), (DOMINIK, "hold"),
         (BERT, 4), (DOMINIK, "hold"), (BERT, "pass"),

@@ -1,4 +1,4 @@
-"""Cards and card codes (RULES.md §1)."""
+"""Cards and card codes (docs/rules.md, "Cards")."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ def test_a_syntax_error_is_not_mistaken_for_card_not_in_pack():
 
 
 def test_card_codes_are_read_case_and_space_insensitively():
-    # RULES.md writes codes in lowercase; the engine is lenient on input.
+    # docs/rules.md, "Card codes", writes codes in lowercase; the engine is lenient on input.
     assert GERMAN36.parse(" Hearts-Ober ") == Card("hearts", "ober")
 
 

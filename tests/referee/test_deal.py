@@ -1,4 +1,5 @@
-"""What a recorded Mulatschak deal must satisfy: every violation code of RULES.md §2.3."""
+"""What a recorded Mulatschak deal must satisfy: every violation code of docs/rules.md,
+"Deal codes"."""
 
 from __future__ import annotations
 
@@ -627,7 +628,8 @@ def test_every_violation_is_reported_at_once():
         ("tricks_sum", None),
         ("exchange_forbidden_low_score", CILLI),
         ("exchange_too_many", CILLI),
-        ("exchange_by_absent", CILLI),  # the one change to old records (RULES §2.7.6)
+        # the one change to old records (docs/rules.md, "Recording exchanges")
+        ("exchange_by_absent", CILLI),
         ("knock_not_allowed", None),
         ("stay_home_twice", BERT),
     ]
@@ -826,8 +828,8 @@ def test_each_triggering_deal_reports_exactly_its_code_and_changes_no_score(code
 
 
 def test_the_codes_are_those_of_the_rules_document_in_its_order():
-    # docs/rules.md lists the codes of a recorded deal in the order the referee reports
-    # them (the specification's §2.3 order, the table problem first).
+    # docs/rules.md, "Deal codes", lists the codes of a recorded deal in the order the
+    # referee reports them, the table problem first.
     assert first_column_codes("mulatschak-deal-codes") == list(CODE_ORDER)
 
 

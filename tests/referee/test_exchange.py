@@ -1,4 +1,4 @@
-"""Exchange forms, counted (RULES.md §2.7): the forms, the talon and its order, the
+"""Exchange forms, counted (docs/rules.md, "Exchange"): the forms, the talon and its order, the
 delayed trump, the declarer's chain on sight, and the caps."""
 
 from __future__ import annotations

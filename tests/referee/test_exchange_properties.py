@@ -1,5 +1,6 @@
 """Properties of exchange forms, the talon, sitting out and knocks over collapses
-(RULES.md §2.7–2.9), over the random legal deals of test_properties and their own."""
+(docs/rules.md, "Exchange", "Knocks and collapses" and "Sitting out"), over the random
+legal deals of test_properties and their own."""
 
 from __future__ import annotations
 

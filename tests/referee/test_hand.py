@@ -1,4 +1,4 @@
-"""Whiteouts (RULES.md §2.1, step 3, and weli_prevents_whiteout)."""
+"""Whiteouts (docs/rules.md, "A deal in order", step 3, and weli_prevents_whiteout)."""
 
 from __future__ import annotations
 

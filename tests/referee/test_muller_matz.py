@@ -1,4 +1,4 @@
-"""Müller Matz (RULES.md §4): beating, swapping, sleeping and a game's result."""
+"""Müller Matz (docs/rules.md, "Mueller Matz"): beating, swapping, sleeping and a game's result."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Mura (RULES.md §3): counts, card-by-card deals, running totals."""
+"""Mura (docs/rules.md, "Mura"): counts, card-by-card deals, running totals."""
 
 from __future__ import annotations
 
@@ -821,7 +821,7 @@ def test_nobody_is_ever_in_mura_with_five_tricks(
 
 
 # ---------------------------------------------------------------------------------------
-# Who leads the first trick (RULES.md §3.1)
+# Who leads the first trick (docs/rules.md, "First lead")
 
 
 def test_the_player_after_the_dealer_in_order_of_play_leads_the_first_trick() -> None:

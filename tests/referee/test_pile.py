@@ -1,5 +1,5 @@
-"""Müller Matz: a hand's draw, swap and sleep (RULES.md §4.1) and the second-life pile
-(§4.2), with properties over random piles."""
+"""Müller Matz: a hand's draw, swap and sleep (docs/rules.md, "Drawing") and the second-life pile
+(docs/rules.md, "The second-life pile"), with properties over random piles."""
 
 from __future__ import annotations
 

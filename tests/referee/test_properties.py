@@ -522,7 +522,7 @@ def test_collapses_and_all_passed_deals_change_no_score_and_count_doublings(situ
 
 
 def oracle_winner(cards: list[Card], trump: str) -> Card:
-    """RULES.md §2.6, written out independently of the engine."""
+    """docs/rules.md, "Tricks", written out independently of the engine."""
     order = [Card(trump, "ace"), WELI] + [
         Card(trump, r) for r in GERMAN_RANKS[1:] if Card(trump, r) != WELI
     ]

@@ -1,4 +1,5 @@
-"""Mulatschak rule sets as data: the presets of RULES.md §2.2 and override validation."""
+"""Mulatschak rule sets as data: the presets (docs/rules.md, "Presets" and "House rules")
+and override validation."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from referee.rules import (
 from referee.violations import RuleError, Violation
 from tests.docs import first_column_codes
 
-#: RULES.md §2.2, column by column: every parameter and its value in each preset.
+#: docs/rules.md, "House rules", column by column: every parameter and its value in each preset.
 COMMON = {
     "target_score": 0,
     "trick_value": 1,
@@ -47,7 +48,8 @@ COMMON = {
     "knock_survives_collapse": False,
     "sit_out_at": None,
 }
-#: The special exchange forms are Salzburg's (seed 003); seed 001 has the declarer's chain.
+#: The special exchange forms are Salzburg's; Geiser's rules (and Murln) have the plain
+#: exchange with the declarer's chain on sight.
 SALZBURG_EXCHANGE = {
     "exchange_on_sight": True,
     "exchange_ace_five": True,
@@ -55,7 +57,7 @@ SALZBURG_EXCHANGE = {
     "exchange_seven_six": True,
     "declarer_on_sight_chain": False,
 }
-SEED_001_EXCHANGE = {
+PLAIN_EXCHANGE_WITH_CHAIN = {
     "exchange_on_sight": False,
     "exchange_ace_five": False,
     "exchange_bridge": False,
@@ -81,7 +83,7 @@ EXPECTED = {
     },
     "geiser": {
         **COMMON,
-        **SEED_001_EXCHANGE,
+        **PLAIN_EXCHANGE_WITH_CHAIN,
         "pack": "german36",
         "players_min": 2,
         "players_max": 5,
@@ -97,7 +99,7 @@ EXPECTED = {
     },
     "murln": {
         **COMMON,
-        **SEED_001_EXCHANGE,
+        **PLAIN_EXCHANGE_WITH_CHAIN,
         "pack": "german33",
         "players_min": 2,
         "players_max": 5,

@@ -1,4 +1,5 @@
-"""Scoring a played Mulatschak deal (RULES.md §2.5), the multiplier (§2.2) and game end."""
+"""Scoring a played Mulatschak deal, the multiplier and game end (docs/rules.md, "Scoring",
+"Multiplier" and "End of a game")."""
 
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ MULI_FAILED: dict[str, Any] = {
 }
 
 
-# --- §2.5 table, row by row ---------------------------------------------------------
+# --- the table of docs/rules.md, "Scoring", row by row -----------------------------------
 
 
 def test_a_player_who_stayed_home_gets_the_stay_home_penalty():

@@ -1,4 +1,5 @@
-"""Sitting out (RULES.md §2.9) and knocks over collapses (§2.8)."""
+"""Sitting out and knocks over collapses (docs/rules.md, "Sitting out" and
+"Knocks and collapses")."""
 
 from __future__ import annotations
 
@@ -161,7 +162,7 @@ def test_with_four_seated_the_dealer_still_bids():
     assert (result.declarer, result.sitting_out) == (RESI, None)
 
 
-# --- knocks over collapses (§2.8) -------------------------------------------------------
+# --- knocks over collapses (docs/rules.md, "Knocks and collapses") ----------------------
 
 
 SURVIVES = {"knock_survives_collapse": True}

@@ -1,4 +1,4 @@
-"""One Mulatschak trick: the winner and the legality of each play (RULES.md §2.6)."""
+"""One Mulatschak trick: the winner and the legality of each play (docs/rules.md, "Tricks")."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def card(code: str) -> Card:
 
 
 def trump_order(trump: str) -> list[Card]:
-    """RULES.md §2.6: trump ace, Weli, trump king, ober, unter, 10, 9, 8, 7, 6."""
+    """docs/rules.md, "Trump order": trump ace, Weli, trump king, ober, unter, 10, 9, 8, 7, 6."""
     ranks = ["king", "ober", "unter", "10", "9", "8", "7", "6"]
     order = [Card(trump, "ace"), WELI] + [Card(trump, r) for r in ranks]
     return [c for i, c in enumerate(order) if c not in order[:i]]  # bells: the Weli once
@@ -292,7 +292,7 @@ def test_the_leader_may_lead_any_card_in_hand():
     assert trick("acorns", ("hearts-7", ["hearts-7", "acorns-ace", "bells-6"])).legal
 
 
-# --- the seed's worked examples (seed 000/003, "The game") ---------------------------
+# --- the Salzburg description's worked examples (docs/rules.md, "Tricks") ------------
 
 
 def test_seed_example_leaves_trump_bells_ace_led():

@@ -262,15 +262,15 @@ def client_for(persona: str, w: dict[str, Any]) -> Client:
 
 def body_for(name: str, body: Any, persona: str, w: dict[str, Any]) -> Any:
     if body == "import":
-        from scorepad import exchange
+        from scorepad import import_export
 
-        data = exchange.session_export(w["session"])
+        data = import_export.session_export(w["session"])
         data["session"]["uid"] = str(uuid.uuid4())
         return {"group": w["group"].pk, "data": data}
     if body == "group_file":
-        from scorepad import exchange
+        from scorepad import import_export
 
-        return exchange.group_export(w["group"])
+        return import_export.group_export(w["group"])
     if body == "session":
         return {"group": w["group"].pk, "seats": ["Anna", "Bert"], "rules": "salzburg"}
     if isinstance(body, str):

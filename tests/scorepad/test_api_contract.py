@@ -1,6 +1,6 @@
-"""API.md points an outside audit found answered differently: every write takes an
-Idempotency-Key (registration too), open endpoints ignore a stale token, ``?format=``
-wins over the Accept header."""
+"""Points of README.md, "The scorepad API", that an outside audit found answered
+differently: every write takes an Idempotency-Key (registration too), open endpoints
+ignore a stale token, ``?format=`` wins over the Accept header."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The exchange part of the deal entry and the API's deal input (RULES.md §2.7)."""
+"""The exchange part of the deal entry and the API's deal input (docs/rules.md, "Exchange")."""
 
 from __future__ import annotations
 

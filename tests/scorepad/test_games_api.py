@@ -150,7 +150,8 @@ def test_without_a_stake_there_is_no_money(api, owner):
 
 @pytest.mark.parametrize("game", ["mura", "muller_matz"])
 def test_the_scoreboard_keeps_its_balances_without_a_stake(api, owner, game):
-    """API.md lists balances in both scoreboards ("never drop these"): all zero."""
+    """Mura and Müller Matz scoreboards always carry balances (README.md,
+    "The scorepad API"): all zero without a stake."""
     sid = start(api, owner, game)["id"]
     board = call(api, "get", f"/api/v1/sessions/{sid}/scoreboard").json()
     assert board["balances"] == dict.fromkeys(SEATS, "0.00")

@@ -1,4 +1,5 @@
-"""Sessions carry knocks over a collapse where the rules say so (RULES.md §2.8)."""
+"""Sessions carry knocks over a collapse where the rules say so (docs/rules.md,
+"Knocks and collapses")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Mura sessions pass the dealer to the referee: card by card, the player after the dealer
-leads the first trick (RULES.md §3.1); deals stored before still replay."""
+leads the first trick (docs/rules.md, "First lead"); deals stored before still replay."""
 
 from __future__ import annotations
 

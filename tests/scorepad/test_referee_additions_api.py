@@ -1,5 +1,8 @@
-"""The referee API for RULES.md §2.7–2.9, §3.1 and §4.1–4.2: the added worked examples,
-the new fields and endpoints, their 400s, 422s and languages."""
+"""The referee API for exchange forms, knocks over collapses, sitting out, the first Mura
+leader, a Müller Matz hand and a second-life pile (docs/rules.md, "Exchange",
+"Knocks and collapses", "Sitting out", "First lead", "Drawing" to "Sleeping" and
+"The second-life pile"): the added worked examples, the new fields and endpoints, their
+400s, 422s and languages."""
 
 from __future__ import annotations
 

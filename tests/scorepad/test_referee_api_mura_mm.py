@@ -1,4 +1,5 @@
-"""The referee API for Mura and Müller Matz (API.md), beyond the worked examples."""
+"""The referee API for Mura and Müller Matz (README.md, "The referee API"), beyond the worked
+examples."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The scorepad API (API.md): accounts, groups, sessions, deals, scoreboard, history."""
+"""The scorepad API (README.md, "The scorepad API"): accounts, groups, sessions, deals,
+scoreboard, history."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Five at a Murln table with sit_out_at 5: the dealer sits out, deal by deal (RULES.md §2.9)."""
+"""Five at a Murln table with sit_out_at 5: the dealer sits out, deal by deal
+(docs/rules.md, "Sitting out")."""
 
 from __future__ import annotations
 

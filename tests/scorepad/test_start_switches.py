@@ -1,5 +1,6 @@
-"""The start form and the API start sessions with the switches of RULES.md §2.2 that
-issue 16 added: sitting out, knocks over collapses, the exchange forms."""
+"""The start form and the API start sessions with the switches of docs/rules.md,
+"House rules", that were added later: sitting out, knocks over collapses, the exchange
+forms."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scorepad import exchange
+from scorepad import import_export
 
 
 class Command(BaseCommand):
@@ -31,9 +31,9 @@ class Command(BaseCommand):
         except OSError as e:
             raise CommandError(f"cannot read {name}: {e.strerror}") from e
         try:
-            data = exchange.read_file(raw, limit=0)
-            done = exchange.backup_restore(data=data, merge=options["merge"])
-        except exchange.ImportRejected as e:
+            data = import_export.read_file(raw, limit=0)
+            done = import_export.backup_restore(data=data, merge=options["merge"])
+        except import_export.ImportRejected as e:
             lines = [f"  {p.path or '(file)'}: {p.message}" for p in e.problems[:50]]
             more = len(e.problems) - 50
             if more > 0:

@@ -1,7 +1,7 @@
 """Export and import endpoints (README.md, "Export, import and backups"): thin adapters
-over scorepad.exchange.
+over scorepad.import_export.
 
-Imports read the request body themselves, up to ``exchange.MAX_BYTES``: a long-lived
+Imports read the request body themselves, up to ``import_export.MAX_BYTES``: a long-lived
 group's file is far larger than Django's limit for ordinary request bodies.
 """
 
@@ -21,7 +21,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import exchange
+from scorepad import import_export
 from scorepad.access import READ, WRITE, group_for, session_for
 from scorepad.ids import parse_id
 from scorepad.loaded import Loaded
@@ -51,7 +51,7 @@ REJECTED = {
     422: OpenApiResponse(sp.ImportRejectedOut, description="the referee rejects a deal"),
 }
 #: What a refused import's category answers.
-STATUS = {exchange.INVALID: 400, exchange.RULES: 422, exchange.CONFLICT: 409}
+STATUS = {import_export.INVALID: 400, import_export.RULES: 422, import_export.CONFLICT: 409}
 
 
 def _attachment(response: HttpResponse | Response, filename: str) -> Any:
@@ -59,7 +59,7 @@ def _attachment(response: HttpResponse | Response, filename: str) -> Any:
     return response
 
 
-def _rejected(error: exchange.ImportRejected) -> Response:
+def _rejected(error: import_export.ImportRejected) -> Response:
     problems = [p.as_dict() for p in error.problems]
     detail = _("The file was not imported: %(count)s problem(s).") % {"count": len(problems)}
     return Response(sp.ImportRejectedOut({"detail": detail, "problems": problems}).data,
@@ -73,14 +73,15 @@ def _read_raw(request: Request) -> bytes:
         length = int(raw_request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         length = 0
-    if length > exchange.MAX_BYTES:
-        raise exchange.too_large()
-    return bytes(raw_request.read(exchange.MAX_BYTES + 1))
+    if length > import_export.MAX_BYTES:
+        raise import_export.too_large()
+    return bytes(raw_request.read(import_export.MAX_BYTES + 1))
 
 
 def _once(request: Request, raw: bytes, run: Callable[[], Response]) -> Response:
-    """``Idempotency-Key`` as for every write (API.md), fingerprinting the raw body: the
-    usual decorator would make DRF parse it, under Django's much smaller body limit."""
+    """``Idempotency-Key`` as for every write (README.md, "The scorepad API"), fingerprinting
+    the raw body: the usual decorator would make DRF parse it, under Django's much smaller
+    body limit."""
     return respond_once(request, hashlib.sha256(raw).hexdigest(), run)
 
 
@@ -100,11 +101,11 @@ FORMAT_PARAM = OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"]
 def session_export(request: Request, session_id: int) -> Any:
     session = session_for(request.user, session_id, READ)
     if request.accepted_renderer.format == "csv":
-        response = HttpResponse(exchange.session_csv(session),
+        response = HttpResponse(import_export.session_csv(session),
                                 content_type="text/csv; charset=utf-8")
-        return _attachment(response, exchange.export_filename("session", session.pk, "csv"))
-    return _attachment(Response(exchange.session_export(session)),
-                       exchange.export_filename("session", session.pk, "json"))
+        return _attachment(response, import_export.export_filename("session", session.pk, "csv"))
+    return _attachment(Response(import_export.session_export(session)),
+                       import_export.export_filename("session", session.pk, "json"))
 
 
 @extend_schema(
@@ -115,8 +116,8 @@ def session_export(request: Request, session_id: int) -> Any:
 @permission_classes([IsAuthenticated])
 def group_export(request: Request, group_id: int) -> Any:
     group = group_for(request.user, group_id, READ)
-    return _attachment(Response(exchange.group_export(group)),
-                       exchange.export_filename("group", group.pk, "json"))
+    return _attachment(Response(import_export.group_export(group)),
+                       import_export.export_filename("group", group.pk, "json"))
 
 
 @extend_schema(
@@ -133,12 +134,12 @@ def group_export(request: Request, group_id: int) -> Any:
 def session_import(request: Request) -> Response:
     try:
         raw = _read_raw(request)
-        body = exchange.read_file(raw)
-    except exchange.ImportRejected as e:
+        body = import_export.read_file(raw)
+    except import_export.ImportRejected as e:
         return _rejected(e)
-    # API.md: the export "taken back" as it is (a bare file: into ?group= or the group it
-    # came from, as a copy if that group holds it still), or {"group", "data"} (refused
-    # with 409 when the group holds that session already)
+    # README.md, "Downloads and uploads": the export sent back as it is (a bare file: into
+    # ?group= or the group it came from, as a copy if that group holds it still), or
+    # {"group", "data"} (refused with 409 when the group holds that session already)
     bare = isinstance(body, dict) and "format" in body
     group_id = body.get("group") if isinstance(body, dict) else None
     group_id = group_id if isinstance(group_id, int) else None  # a number in the JSON
@@ -146,15 +147,15 @@ def session_import(request: Request) -> Response:
         group_id = request.query_params["group"]  # text in the URL
     group_id = parse_id(group_id)
     if group_id is None:
-        return _rejected(exchange.ImportRejected(
-            [exchange.Problem("group", "invalid", _("must be the id of a group"))]))
+        return _rejected(import_export.ImportRejected(
+            [import_export.Problem("group", "invalid", _("must be the id of a group"))]))
     group = group_for(request.user, group_id, WRITE)
     data = body if bare else body.get("data")
 
     def run() -> Response:
         try:
-            session = exchange.session_import(group=group, data=data, copy=bare)
-        except exchange.ImportRejected as e:
+            session = import_export.session_import(group=group, data=data, copy=bare)
+        except import_export.ImportRejected as e:
             return _rejected(e)
         return Response(session_out(Loaded.of(session)), status=201)
 
@@ -173,14 +174,14 @@ def group_import(request: Request, group_id: int) -> Response:
     group = group_for(request.user, group_id, WRITE)
     try:
         raw = _read_raw(request)
-        data = exchange.read_file(raw)
-    except exchange.ImportRejected as e:
+        data = import_export.read_file(raw)
+    except import_export.ImportRejected as e:
         return _rejected(e)
 
     def run() -> Response:
         try:
-            sessions = exchange.group_import(group=group, data=data)
-        except exchange.ImportRejected as e:
+            sessions = import_export.group_import(group=group, data=data)
+        except import_export.ImportRejected as e:
             return _rejected(e)
         body = {"group": group.pk, "sessions": [session_out(Loaded.of(x)) for x in sessions]}
         return Response(sp.GroupImportOut(body).data, status=201)

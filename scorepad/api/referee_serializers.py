@@ -1,4 +1,5 @@
-"""Input and output shapes of the referee API (API.md). Inputs are strict; outputs document."""
+"""Input and output shapes of the referee API (README.md, "The referee API"; the OpenAPI
+schema at /api/v1/schema/). Inputs are strict; outputs document."""
 
 from __future__ import annotations
 
@@ -48,8 +49,8 @@ class ScoresField(serializers.DictField):
 
 
 class RefereeDealIn(DealIn):
-    """A deal for the referee: the session's deal, the exchange forms of RULES §2.7
-    included."""
+    """A deal for the referee: the session's deal, the exchange forms included
+    (docs/rules.md, "Exchange")."""
 
 
 class TableIn(Shape):
@@ -79,7 +80,8 @@ class DealRequest(TableIn):
     collapses_before = StrictIntegerField(min_value=0, max_value=60, default=0)
     knocks_before = StrictIntegerField(
         min_value=0, max_value=60, default=0,
-        help_text="the knocked deals among collapses_before (RULES §2.8); 0..collapses_before",
+        help_text="the knocked deals among collapses_before (/rules/#knocks-and-collapses); "
+        "0..collapses_before",
     )
     previous_stayed_home = UniqueNamesField(required=False, default=list)
     deal = RefereeDealIn()
@@ -146,10 +148,12 @@ class DealOut(Shape):
     game_over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.CharField())
     collapses_after = serializers.IntegerField()
-    knocks_after = serializers.IntegerField(help_text="knocks carried to the next deal (§2.8)")
+    knocks_after = serializers.IntegerField(
+        help_text="knocks carried to the next deal (/rules/#knocks-and-collapses)")
     pending_multiplier = serializers.IntegerField()
     next_dealer = serializers.CharField()
-    sitting_out = serializers.CharField(allow_null=True, help_text="who sits out (§2.9)")
+    sitting_out = serializers.CharField(allow_null=True,
+                                        help_text="who sits out (/rules/#sitting-out)")
     exchange_totals = ExchangeTotalsOut(required=False)
 
 
