@@ -200,34 +200,25 @@ def record(locked: LockedSession, deal: Deal, state: dict[str, Any],
     event = DealEvent(session=session, deal_number=deal.number,
                       action=DealEvent.Action.CREATE, before=None, after=deal.data,
                       user_id=deal.created_by_id, at=now)
-    deal_sql, event_sql = _insert(Deal, connection.vendor), _insert(DealEvent, connection.vendor)
-    game_sql = _insert(FinishedGame, connection.vendor)
-    game_values = [] if finished is None else _values(
-        FinishedGame(session=session, number=finished["number"], summary=finished))
-    state_column, version = _column(Session, "state"), _column(Session, "version")
-    update_sql = (f"UPDATE {_table(Session)} SET {state_column} = %s, "
-                  f"{version} = {version} + 1 WHERE {_column(Session, 'id')} = %s "
-                  f"AND {version} = %s")
+    rows: list[Model] = [deal, event]
+    if finished is not None:
+        rows.append(FinishedGame(session=session, number=finished["number"],
+                                 summary=finished))
     update_values = [_prep(Session, "state", state), session.pk, session.version]
+    vendor = connection.vendor
     try:
         with connection.cursor() as cursor:
-            if connection.vendor == "postgresql":  # one statement, one round trip
-                key = _column(Deal, "id")
-                parts = [f"d AS ({deal_sql} RETURNING {key})", f"e AS ({event_sql})"]
-                if finished is not None:
-                    parts.append(f"g AS ({game_sql})")
-                cursor.execute(f"WITH {', '.join(parts)} {update_sql} "
-                               f"RETURNING (SELECT {key} FROM d)",
-                               _values(deal) + _values(event) + game_values + update_values)
-                row = cursor.fetchone()
-                deal_id = None if row is None else row[0]
+            if vendor == "postgresql":  # one statement, one round trip
+                cursor.execute(_recording(vendor, finished is not None),
+                               [v for row in rows for v in _values(row)] + update_values)
+                found = cursor.fetchone()
+                deal_id = None if found is None else found[0]
             else:
-                cursor.execute(deal_sql, _values(deal))
+                cursor.execute(_insert(Deal, vendor), _values(deal))
                 deal_id = cursor.lastrowid
-                cursor.execute(event_sql, _values(event))
-                if finished is not None:
-                    cursor.execute(game_sql, game_values)
-                cursor.execute(update_sql, update_values)
+                for row in rows[1:]:
+                    cursor.execute(_insert(type(row), vendor), _values(row))
+                cursor.execute(_state_update(vendor), update_values)
                 if cursor.rowcount != 1:
                     deal_id = None
     except IntegrityError as e:
@@ -238,6 +229,27 @@ def record(locked: LockedSession, deal: Deal, state: dict[str, Any],
     deal._state.adding, deal._state.db = False, connection.alias
     session.version += 1
     session.state = state
+
+
+@functools.cache
+def _state_update(vendor: str) -> str:
+    """The session's new state as its next version, if it still has the version read."""
+    state, version = _column(Session, "state"), _column(Session, "version")
+    return (f"UPDATE {_table(Session)} SET {state} = %s, {version} = {version} + 1 "
+            f"WHERE {_column(Session, 'id')} = %s AND {version} = %s")
+
+
+@functools.cache
+def _recording(vendor: str, finished: bool) -> str:
+    """PostgreSQL's one statement: the inserts (the deal, its history row and, if
+    ``finished``, its game) as common table expressions of the session's update, which
+    answers the new deal's id (none when the version moved on)."""
+    key = _column(Deal, "id")
+    parts = [f"d AS ({_insert(Deal, vendor)} RETURNING {key})",
+             f"e AS ({_insert(DealEvent, vendor)})"]
+    if finished:
+        parts.append(f"g AS ({_insert(FinishedGame, vendor)})")
+    return f"WITH {', '.join(parts)} {_state_update(vendor)} RETURNING (SELECT {key} FROM d)"
 
 
 def _prep(model: type[Model], field: str, value: Any) -> Any:
@@ -283,16 +295,17 @@ def replayed(session: Session, results: Sequence[tuple[Deal, dict[str, Any]]],
             changed.append(row)
     Deal.objects.bulk_update(changed, ["result"], batch_size=500)
     finished_games(session, (result for _row, result in results))
-    save_state(session, state)
+    _save_state(session, state)
 
 
-def save_state(session: Session, state: dict[str, Any]) -> None:
+def _save_state(session: Session, state: dict[str, Any]) -> None:
     """Save the session's new running state as its next version; Conflict if anybody
     changed the session since it was read."""
-    rows = Session.objects.filter(pk=session.pk, version=session.version).update(
-        state=state, version=F("version") + 1)
-    if rows != 1:
-        raise Conflict("session_changed")
+    with connection.cursor() as cursor:
+        cursor.execute(_state_update(connection.vendor),
+                       [_prep(Session, "state", state), session.pk, session.version])
+        if cursor.rowcount != 1:
+            raise Conflict("session_changed")
     session.version += 1
     session.state = state
 
