@@ -132,7 +132,7 @@ def seed_session(deals: int, label: str = "bench") -> Seeded:
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
-    from scorepad import games, services
+    from scorepad import dealwrite, games, services
     from scorepad.models import Deal, DealEvent, Session
 
     username = f"bench-{label}-{deals}-{os.getpid()}-{time.monotonic_ns() % 10**9}"
@@ -155,7 +155,7 @@ def seed_session(deals: int, label: str = "bench") -> Seeded:
              for n, (data, _result) in enumerate(built, start=1)],
             batch_size=1000,
         )
-        services.finished_games_write(session, (result for _data, result in built))
+        dealwrite.finished_games(session, (result for _data, result in built))
         Session.objects.filter(pk=session.pk).update(state=state, version=len(built))
     session.refresh_from_db()
     token = Token.objects.create(user=user).key

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
-from . import games, services
+from . import dealwrite, games, services
 from .games.base import stake_of
 from .messages import input_error_message, violation_message
 from .models import Deal, DealEvent, Group, Membership, Player, Session
@@ -487,14 +487,7 @@ def _replay_deals(session: Session, deals: list[Any], path: str, problems: _Prob
                          updated_at=updated))
     if problems:
         return
-    # auto_now(_add) puts the clock's time into the rows on insert; the file's go back.
-    times = [(row.created_at, row.updated_at) for row in rows]
-    created_rows = Deal.objects.bulk_create(rows, batch_size=500)
-    for row, (created, updated) in zip(created_rows, times, strict=True):
-        row.created_at, row.updated_at = created, updated
-    Deal.objects.bulk_update(created_rows, ["created_at", "updated_at"], batch_size=500)
-    services.finished_games_write(session, (row.result for row in rows))
-    Session.objects.filter(pk=session.pk).update(state=state)
+    dealwrite.imported(session, rows, state)
 
 
 def _import_history(session: Session, history: list[Any], path: str, ctx: _Context,
@@ -533,11 +526,7 @@ def _import_history(session: Session, history: list[Any], path: str, ctx: _Conte
                               imported_user="" if user is not None else (who or "")))
     if problems:
         return
-    times = [row.at for row in rows]
-    created = DealEvent.objects.bulk_create(rows, batch_size=500)
-    for row, at in zip(created, times, strict=True):
-        row.at = at
-    DealEvent.objects.bulk_update(created, ["at"], batch_size=500)
+    dealwrite.imported_history(rows)
 
 
 # --- import: the use cases -------------------------------------------------------------------

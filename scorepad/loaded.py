@@ -5,8 +5,8 @@ player changes no recorded deal. ``Names`` translates between the names people t
 those ids; ``Loaded`` is the session row with its seats (read once: seats never change
 after the start) and, once somebody asked, the number of its last deal. Views build it
 once per request and hand it to the services and games; nothing is remembered on the
-row itself beyond what its read brought along (the deal write's locking read brings the
-seats, ``seat_names``).
+row itself (the deal write's locking read brings the seats along, as a value of its own:
+``dealwrite.LockedSession``).
 """
 
 from __future__ import annotations
@@ -29,12 +29,8 @@ class Names:
 
     @classmethod
     def of(cls, session: Session) -> Names:
-        """The seated players in seat order: as the row was read with them
-        (``seat_names``: the deal write's locking read brings them), else from the shared
-        cache (scorepad.caching), else one query."""
-        known = getattr(session, "seat_names", None)
-        if isinstance(known, dict):
-            return cls(known)
+        """The seated players in seat order: from the shared cache (scorepad.caching),
+        else one query."""
 
         def read() -> dict[str, str]:
             seats = session.seats.select_related("player")

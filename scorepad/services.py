@@ -14,7 +14,7 @@ differs between games is asked of the session's game module (``scorepad.games``)
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -29,7 +29,7 @@ from referee.money import parse_stake
 from referee.violations import RuleError
 
 from . import caching, dealwrite, fastpoll, games
-from .access import WRITE, check_role
+from .access import WRITERS
 from .conditional import CACHE_SECONDS
 from .errors import (
     Conflict,
@@ -49,7 +49,6 @@ from .loaded import Loaded, Names, last_number
 from .models import (
     Deal,
     DealEvent,
-    FinishedGame,
     Group,
     Invitation,
     Invite,
@@ -392,35 +391,18 @@ def _user(user: Any) -> Any:
     return user if getattr(user, "is_authenticated", False) else None
 
 
-def _locked(session: Session) -> Session:
-    """The session row, locked for this transaction where the database can (PostgreSQL);
-    SQLite serializes writers with IMMEDIATE transactions instead."""
-    return Session.objects.select_for_update().get(pk=session.pk)
-
-
 def _check_open(session: Session) -> None:
     if session.status != Session.Status.OPEN:
         raise Conflict("session_closed")
 
 
-def _bump(session: Session, state: dict[str, Any]) -> None:
-    """Save the new state; fail if anybody changed the session since we read it."""
-    rows = Session.objects.filter(pk=session.pk, version=session.version).update(
-        state=state, version=F("version") + 1
-    )
-    if rows != 1:
-        raise Conflict("session_changed")
-    session.version += 1
-    session.state = state
-    fastpoll.publish_version(session.pk, session.version)
-
-
-def _log(session: Session, number: int, action: str, before: Any, after: Any, user: Any) -> None:
-    """Append to the session's history, in the transaction of the change itself."""
-    DealEvent.objects.create(
-        session=session, deal_number=number, action=action, before=before, after=after,
-        user=_user(user),
-    )
+def _check_writer(role: str | None) -> None:
+    """May a user of ``role`` (None: not a member) record deals? A non-member learns
+    nothing of the session (NotFound), a viewer may only look (PermissionDenied)."""
+    if role is None:
+        raise NotFound("no such session")
+    if role not in WRITERS:
+        raise PermissionDenied
 
 
 #: A deal number or version: what a client may say it is writing.
@@ -451,22 +433,22 @@ def _checked(loaded: Loaded, data: object, **guards: object) -> dict[str, Any]:
 
 def deal_record(
     *, session: Session | Loaded | int, user: Any, data: object, number: Any = None,
-    answer: Callable[[Deal], Mapping[str, Any]] | None = None,
+    answer: Callable[[Deal, Loaded], Mapping[str, Any]] | None = None,
 ) -> Deal:
     """Record the next deal (``data`` as typed: player names). ``number``, when given, is
     the deal number the client believes it records: if somebody else recorded it first →
     Conflict.
 
     ``session`` may be the session's id: then the user's right to record (an editor or
-    owner of its group; 404 for others, 403 for viewers) is checked on the locked row,
-    read in the same statement that locks it. The write is then two statements between
-    ``BEGIN`` and ``COMMIT`` on PostgreSQL (scorepad.dealwrite), the seats read with the
-    lock.
+    owner of its group; NotFound for others, PermissionDenied for viewers) is checked on
+    the locked row, read in the same statement that locks it. The write is then two
+    statements between ``BEGIN`` and ``COMMIT`` on PostgreSQL (scorepad.dealwrite), the
+    seats read with the lock.
 
-    ``answer(deal)``, if given, runs after the write, inside the transaction (the deal's
-    session as the write left it): the cache entries it returns (an answer rendered for
-    the new version) are written with the new version after the commit, in one round
-    trip (fastpoll.publish_version)."""
+    ``answer(deal, after)``, if given, runs after the write, inside the transaction
+    (``after``: the deal's session as the write left it, with its seats): the cache
+    entries it returns (an answer rendered for the new version) are written with the new
+    version after the commit, in one round trip (fastpoll.publish_version)."""
     if isinstance(session, int):
         stored = None
     else:
@@ -474,15 +456,16 @@ def deal_record(
         stored = _checked(loaded, data, number=number)
     with transaction.atomic():
         if stored is None:
-            row_session = dealwrite.locked(int(session), user)  # type: ignore[arg-type]
-            check_role(row_session.asker_role, WRITE)  # type: ignore[attr-defined]
-            loaded = Loaded(row_session)
+            locked = dealwrite.lock(int(session), user)  # type: ignore[arg-type]
+            _check_writer(locked.role)
+            loaded = locked.loaded
             stored = _checked(loaded, data, number=number)
         else:
-            row_session = dealwrite.locked(loaded.session.pk)
+            locked = dealwrite.lock(loaded.session.pk)
+        row_session = locked.session
         game = games.of(row_session)
         _check_open(row_session)
-        expected = int(row_session.last_number or 0) + 1  # type: ignore[attr-defined]
+        expected = locked.next_number
         if number is not None and number != expected:
             raise Conflict("number_taken", number=number, expected=expected)
         try:
@@ -492,9 +475,11 @@ def deal_record(
             raise RulesBroken(e.violations, expected) from e
         row = Deal(session=row_session, number=expected, kind=game.kind(stored), data=stored,
                    result=result, created_by=_user(user))
-        dealwrite.write(row, new_state, game.finished_game(result))
+        dealwrite.record(locked, row, new_state, game.finished_game(result))
+        after = Loaded(row_session, locked.names, row.number)
         fastpoll.publish_version(row_session.pk, row_session.version,
-                                 None if answer is None else answer(row), ANSWER_SECONDS)
+                                 None if answer is None else answer(row, after),
+                                 ANSWER_SECONDS)
         return row
 
 
@@ -524,26 +509,12 @@ def _replay_all(
 
 
 def _save_replay(
-    session: Session, replayed: Iterable[tuple[Deal, dict[str, Any]]], state: dict[str, Any]
+    session: Session, replayed: Sequence[tuple[Deal, dict[str, Any]]], state: dict[str, Any]
 ) -> None:
-    changed = []
-    for row, result in replayed:
-        if row.result != result:
-            row.result = result
-            changed.append(row)
-    Deal.objects.bulk_update(changed, ["result"], batch_size=500)
-    finished_games_write(session, (result for _row, result in replayed))
-    _bump(session, state)
-
-
-def finished_games_write(session: Session, results: Iterable[Mapping[str, Any]]) -> None:
-    """The session's finished games as these results (every deal's, in order) end them,
-    replacing those there were: after a replay or an import."""
-    game = games.of(session)
-    rows = [FinishedGame(session=session, number=summary["number"], summary=summary)
-            for summary in map(game.finished_game, results) if summary is not None]
-    FinishedGame.objects.filter(session=session).delete()
-    FinishedGame.objects.bulk_create(rows, batch_size=500)
+    """Save what the replay made (scorepad.dealwrite) as the session's next version, and
+    tell the polls of it once committed."""
+    dealwrite.replayed(session, replayed, state)
+    fastpoll.publish_version(session.pk, session.version)
 
 
 def deal_correct(
@@ -561,7 +532,7 @@ def deal_correct(
     game = games.of(loaded.session)
     stored = _checked(loaded, data, version=version)
     with transaction.atomic():
-        row_session = _locked(loaded.session)
+        row_session = dealwrite.lock(loaded.session.pk).session
         _check_open(row_session)
         deals = list(row_session.deals.order_by("number"))
         row = next((d for d in deals if d.number == number), None)
@@ -571,14 +542,10 @@ def deal_correct(
             raise Conflict("deal_changed", number=number, version=row.version)
         before = row.data
         replayed, state = _replay_all(loaded, row_session, deals, {number: stored})
-        rows = Deal.objects.filter(pk=row.pk, version=row.version).update(
-            data=stored, kind=game.kind(stored), version=F("version") + 1
-        )
-        if rows != 1:
-            raise Conflict("deal_changed", number=number)
-        row.data, row.kind, row.version = stored, game.kind(stored), row.version + 1
+        dealwrite.correct(row, stored, game.kind(stored))
         _save_replay(row_session, replayed, state)
-        _log(row_session, number, DealEvent.Action.UPDATE, before, row.data, user)
+        dealwrite.log(row_session, number, DealEvent.Action.UPDATE, before, row.data,
+                      _user(user))
         row.refresh_from_db()
         return row
 
@@ -587,7 +554,7 @@ def deal_delete(*, session: Session | Loaded, user: Any, number: int) -> None:
     """Remove deal ``number``; everything after it is replayed; the history keeps it."""
     loaded = Loaded.of(session)
     with transaction.atomic():
-        row_session = _locked(loaded.session)
+        row_session = dealwrite.lock(loaded.session.pk).session
         _check_open(row_session)
         deals = list(row_session.deals.order_by("number"))
         row = next((d for d in deals if d.number == number), None)
@@ -595,9 +562,9 @@ def deal_delete(*, session: Session | Loaded, user: Any, number: int) -> None:
             raise NotFound(f"deal {number}")
         replayed, state = _replay_all(loaded, row_session, deals, {number: None})
         before = row.data
-        row.delete()
+        dealwrite.delete(row)
         _save_replay(row_session, replayed, state)
-        _log(row_session, number, DealEvent.Action.DELETE, before, None, user)
+        dealwrite.log(row_session, number, DealEvent.Action.DELETE, before, None, _user(user))
 
 
 def session_replay(*, session: Session | Loaded) -> bool:
@@ -608,7 +575,7 @@ def session_replay(*, session: Session | Loaded) -> bool:
     when a stored deal is refused now."""
     loaded = Loaded.of(session)
     with transaction.atomic():
-        row_session = _locked(loaded.session)
+        row_session = dealwrite.lock(loaded.session.pk).session
         deals = list(row_session.deals.order_by("number"))
         replayed, state = _replay_all(loaded, row_session, deals, {})
         if row_session.state == state and all(row.result == r for row, r in replayed):

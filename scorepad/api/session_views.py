@@ -184,8 +184,7 @@ def deals(request: Request, session_id: int) -> Response:
     # and its scoreboard cached under the next GET's ETag with the new version.
     made: dict[str, Any] = {}
 
-    def answer(row: Any) -> dict[str, Any]:
-        after = Loaded(row.session, last_number=row.number)  # as the write left it
+    def answer(row: Any, after: Loaded) -> dict[str, Any]:  # as the write left it
         game = games.of(row.session)
         body = {"deal": game.deal_out(row, after.names),
                 "scoreboard": services.scoreboard(after)}
@@ -204,6 +203,8 @@ def deals(request: Request, session_id: int) -> Response:
         return _conflict(loaded, games.of(loaded.session), e)
     except services.InputError as e:
         raise invalid(e) from e
+    except services.NotFound:
+        raise Http404 from None
     return Response(made["out"], status=201)
 
 

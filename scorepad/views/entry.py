@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
@@ -83,6 +83,8 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
         return htmx_answers.refused(
             render_session(request, loaded, game, request.POST, submitted=True),
             "illegal", reasons, number)
+    except services.NotFound:  # the session went meanwhile
+        raise Http404 from None
     except (services.Conflict, KeyReused) as e:
         loaded.session.refresh_from_db()
         fresh = loaded.with_row(loaded.session)
