@@ -7,18 +7,22 @@ types answer 400, so these refuse them.
 
 from __future__ import annotations
 
+import copy
 import threading
+import unicodedata
 from datetime import UTC
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import BindingDict
 
 from referee.auction import normalize_call
-from referee.cards import CardSyntaxError, split_code
+from referee.cards import ALL_RANKS, ALL_SUITS, FRENCH52, CardSyntaxError, split_code
+from referee.money import CURRENCY_EXPONENTS, MAX_STAKE_DIGITS
 from referee.muller_matz import muller_matz_rules
 from referee.rules import PRESETS, mulatschak_rules
 from referee.violations import RuleError
@@ -26,6 +30,35 @@ from scorepad.messages import input_error_message
 
 MAX_NAME = 40
 MAX_PLAYERS = 12
+#: Unicode categories a name must not contain: controls, invisible formatting (zero-width
+#: spaces, bidi overrides, soft hyphens) and lone surrogates. Blanks are folded to one space.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+
+
+def _ranges(chars: list[int]) -> str:
+    """Code points as the ranges of a regular expression class (``\\uXXXX`` escapes)."""
+    spans: list[list[int]] = []
+    for c in chars:
+        if spans and spans[-1][1] == c - 1:
+            spans[-1][1] = c
+        else:
+            spans.append([c, c])
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in spans)
+
+
+#: What a name must not hold (blanks are folded, so not those), and the blanks (Python's,
+#: which the server trims; a pattern's ``\\s`` is not quite the same). Both of the Basic
+#: Multilingual Plane only: a schema's patterns have no way to name the others (the few
+#: invisible ones beyond it are refused by the server alone).
+_BMP = range(0xD800)  # below the surrogates; none of the rest is hidden but U+FEFF, U+FFF9-B
+_HIDDEN = _ranges([c for c in [*_BMP, *range(0xE000, 0x10000)]
+                   if unicodedata.category(chr(c)) in HIDDEN_CATEGORIES and not chr(c).isspace()])
+_BLANK = _ranges([c for c in range(0x10000) if chr(c).isspace()])
+#: What the schema says of a name: no hidden character, something besides blanks, and
+#: no blank at either end (the server would trim it, and two names that differ only
+#: there would be one name).
+NAME_PATTERN = f"^[^{_BLANK}{_HIDDEN}](?:[^{_HIDDEN}]*[^{_BLANK}{_HIDDEN}])?$"
+NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN}
 
 _bound = threading.local()
 
@@ -41,7 +74,13 @@ class Shape(serializers.Serializer):  # type: ignore[type-arg]
     the name, label and source, is the same for every instance); a nested serializer
     keeps its own fields the same way. Safe because our serializers never change their
     fields per instance and no field keeps state of its own between calls; one copy per
-    thread, so concurrent requests never share a field."""
+    thread, so concurrent requests never share a field.
+
+    ``schema_extra``: what the OpenAPI schema says of an input besides its fields' own
+    limits (which fields go together), so that no request it allows is refused for its
+    shape."""
+
+    schema_extra: ClassVar[dict[str, Any]] = {}
 
     @cached_property
     def fields(self) -> BindingDict:
@@ -57,6 +96,19 @@ class Shape(serializers.Serializer):  # type: ignore[type-arg]
         for field in known.values():
             field.parent = self
         return fields
+
+
+class ShapeSchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]
+    """A Shape's input schema: its fields, and its ``schema_extra``."""
+
+    target_class = Shape
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        if direction == "request" and self.target.schema_extra:
+            schema.update(copy.deepcopy(self.target.schema_extra))
+        return schema
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -80,8 +132,10 @@ class StrictCharField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+@extend_schema_field(NAME_SCHEMA)
 class NameField(StrictCharField):
-    """A player's name as typed at the table."""
+    """A player's or a group's name as typed at the table (the services clean it:
+    ``services.clean_name``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", MAX_NAME)
@@ -137,11 +191,7 @@ class CallField(serializers.Field):  # type: ignore[type-arg]
         return value
 
 
-def names_field(**kwargs: Any) -> serializers.ListField:
-    kwargs.setdefault("max_length", MAX_PLAYERS)
-    return serializers.ListField(child=NameField(), **kwargs)
-
-
+@extend_schema_field({"type": "array", "items": NAME_SCHEMA, "uniqueItems": True})
 class UniqueNamesField(serializers.ListField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", MAX_PLAYERS)
@@ -154,7 +204,13 @@ class UniqueNamesField(serializers.ListField):
         return names
 
 
-@extend_schema_field({"type": "string", "example": "hearts-ober"})
+#: ``<suit>-<rank>`` of some pack, as the schema asks for it (split_code also takes
+#: capitals and blanks around it).
+CARD_PATTERN = f"^({'|'.join(sorted(ALL_SUITS))})-({'|'.join(sorted(ALL_RANKS))})$"
+
+
+@extend_schema_field({"type": "string", "pattern": CARD_PATTERN, "maxLength": 20,
+                      "example": "hearts-ober"})
 class CardField(StrictCharField):
     """A card code ``<suit>-<rank>``; whether the pack has it is the referee's call."""
 
@@ -171,6 +227,54 @@ class CardField(StrictCharField):
                 input_error_message(RuleError("card", str(e), "not_a_card", text=repr(text)))
             ) from e
         return f"{suit}-{rank}"
+
+
+def money_schema(*, digits: int = MAX_STAKE_DIGITS, optional: bool = False) -> dict[str, Any]:
+    """What ``stake`` and ``currency`` must be together: a stake more than zero, in the
+    currency's minor unit at most (``referee.money.parse_stake``); with ``optional``,
+    or no stake at all."""
+    by_places: dict[int, list[str]] = {}
+    for code, places in sorted(CURRENCY_EXPONENTS.items()):
+        by_places.setdefault(min(places, 2), []).append(code)
+    options: list[dict[str, Any]] = []
+    for places, codes in sorted(by_places.items()):
+        pattern = f"^0*[1-9][0-9]{{0,{digits - 1}}}"
+        if places == 1:
+            pattern += "(\\.[0-9])?$|^0+\\.[1-9]$"
+        elif places == 2:
+            pattern += "(\\.[0-9]{1,2})?$|^0+\\.(0[1-9]|[1-9][0-9]?)$"
+        else:
+            pattern += "$"
+        options.append({
+            "properties": {"currency": {"type": "string", "pattern": f"^({'|'.join(codes)})$"},
+                           "stake": {"type": "string", "pattern": pattern}},
+            "required": ["stake", "currency"]})
+    if optional:
+        options.append({"not": {"required": ["stake"]}})
+    return {"oneOf": options}
+
+
+#: A username as Django's validator takes it (letters, digits and @.+-_).
+USERNAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 150,
+                   "pattern": "^[\\w.@+-]+$"}
+#: A new password's length, as the password validators count (MinimumLengthValidator).
+PASSWORD_MIN = 8
+
+
+@extend_schema_field(USERNAME_SCHEMA)
+class UsernameField(StrictCharField):
+    """An account's username."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 150)
+        super().__init__(**kwargs)
+
+
+@extend_schema_field({"type": "string", "maxLength": 20, "example": "hearts-queen",
+                      "pattern": f"^({'|'.join(FRENCH52.suits)})-({'|'.join(FRENCH52.ranks)})$"})
+class FrenchCardField(CardField):
+    """A card of the French pack (Müller Matz): another pack's card is refused with 400
+    naming the field, so the schema names this pack's cards."""
 
 
 def raise_rule_error(error: RuleError, prefix: str | None = None) -> None:

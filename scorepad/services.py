@@ -42,7 +42,7 @@ from .errors import (
     ServiceError,
     flatten,
 )
-from .fields import StrictIntegerField
+from .fields import HIDDEN_CATEGORIES, MAX_NAME, StrictIntegerField
 from .games.base import RECENT_GAMES, named_transfer, stake_of
 from .loaded import Loaded, Names, last_number
 from .models import (
@@ -65,12 +65,6 @@ __all__ = [  # the domain errors and the loaded session, for the callers' conven
 
 
 # --- groups and rosters -------------------------------------------------------------
-
-
-MAX_NAME = 40
-#: Unicode categories a name must not contain: controls, invisible formatting (zero-width
-#: spaces, bidi overrides, soft hyphens) and lone surrogates. Blanks are folded to one space.
-HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 
 
 def clean_name(name: object, field: str) -> str:
@@ -605,6 +599,9 @@ def next_number(session: Session | Loaded) -> int:
 GAMES_PER_PAGE = RECENT_GAMES
 
 
+GAMES_PAGE_MAX = 1_000_000
+
+
 def games_page_of(value: object) -> int:
     """The ``games_page`` a client asked for (1 when not given); InputError otherwise."""
     if value in (None, ""):
@@ -613,9 +610,9 @@ def games_page_of(value: object) -> int:
         page = int(str(value))
     except ValueError:
         page = 0
-    if not 1 <= page <= 1_000_000:
+    if not 1 <= page <= GAMES_PAGE_MAX:
         raise InputError("games_page", "must be a whole number from 1", "not_between",
-                         min=1, max=1_000_000)
+                         min=1, max=GAMES_PAGE_MAX)
     return page
 
 

@@ -159,7 +159,22 @@ class ExchangesField(serializers.Field):  # type: ignore[type-arg]
         return {name: exchange_to_dict(x) for name, x in value.items()}
 
 
+#: What a deal that was not played leaves out (DealIn.validate).
+NOT_PLAYED_NONE = ("declarer", "bid", "trump", "muli_breaker", "stayed_home", "tricks",
+                   "exchanged", "exchanges", "trump_delayed")
+
+
 class DealIn(Shape):
+    schema_extra = {"oneOf": [
+        {"properties": {"kind": {"type": "string", "pattern": "^played$"},
+                        "declarer": {"type": "string"}, "bid": {"type": "integer"},
+                        "trump": {"type": "string"}},
+         "required": ["declarer", "bid", "trump"]},
+        {"properties": {"kind": {"type": "string", "pattern": "^(collapsed|passed)$"}},
+         "required": ["kind"],
+         "not": {"anyOf": [{"required": [name]} for name in NOT_PLAYED_NONE]}},
+    ]}
+
     kind = serializers.ChoiceField(["played", "collapsed", "passed"], default="played")
     knocked = StrictBooleanField(default=False)
     declarer = NameField(required=False, allow_null=True)
@@ -187,8 +202,7 @@ class DealIn(Shape):
         else:
             extra = {
                 name: [gettext_lazy("a deal that was not played has none")]
-                for name in ("declarer", "bid", "trump", "muli_breaker", "stayed_home",
-                             "tricks", "exchanged", "exchanges", "trump_delayed")
+                for name in NOT_PLAYED_NONE
                 if attrs.get(name)
             }
             if extra:

@@ -38,6 +38,11 @@ TITLE = "Müller Matz"
 class MatzSessionDealIn(Shape):
     """A Müller Matz game: the whole finishing order, or only the loser."""
 
+    schema_extra = {"oneOf": [
+        {"required": ["finish_order"], "not": {"required": ["loser"]}},
+        {"required": ["loser"], "not": {"required": ["finish_order"]}},
+    ]}
+
     finish_order = serializers.ListField(child=NameField(), required=False, max_length=12)
     loser = NameField(required=False)
 

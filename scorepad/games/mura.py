@@ -80,6 +80,14 @@ class MuraTrickIn(Shape):
         return value
 
 
+#: The schema of counts_or_cards.
+COUNTS_OR_CARDS = {"oneOf": [
+    {"required": ["tricks", "figures"], "not": {"required": ["trick_cards"]}},
+    {"required": ["trick_cards"],
+     "not": {"anyOf": [{"required": ["tricks"]}, {"required": ["figures"]}]}},
+]}
+
+
 def counts_or_cards(attrs: dict[str, Any]) -> dict[str, Any]:
     """Counts (``tricks`` and ``figures``) or, instead of both, ``trick_cards``."""
     counts = [name for name in ("tricks", "figures") if name in attrs]
@@ -98,6 +106,8 @@ def counts_or_cards(attrs: dict[str, Any]) -> dict[str, Any]:
 
 class MuraSessionDealIn(Shape):
     """A Mura deal: tricks and figures per player, or instead ``trick_cards``."""
+
+    schema_extra = COUNTS_OR_CARDS
 
     tricks = CountsField(minimum=-99, required=False)
     figures = CountsField(minimum=-99, required=False)
