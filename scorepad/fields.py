@@ -13,6 +13,7 @@ import unicodedata
 from datetime import UTC
 from typing import Any, ClassVar
 
+from django.core.validators import RegexValidator
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiSerializerExtension
@@ -23,7 +24,9 @@ from rest_framework.utils.serializer_helpers import BindingDict
 from referee.auction import normalize_call
 from referee.cards import ALL_RANKS, ALL_SUITS, FRENCH52, CardSyntaxError, split_code
 from referee.money import CURRENCY_EXPONENTS, MAX_STAKE_DIGITS
+from referee.muller_matz import OVERRIDES_SCHEMA as MULLER_MATZ_OVERRIDES
 from referee.muller_matz import muller_matz_rules
+from referee.rules import OVERRIDES_SCHEMA as MULATSCHAK_OVERRIDES
 from referee.rules import PRESETS, mulatschak_rules
 from referee.violations import RuleError
 from scorepad.messages import input_error_message
@@ -111,6 +114,11 @@ class ShapeSchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]
         return schema
 
 
+#: What DRF's CharField refuses in any text, as a pattern the schema can state: NUL (it
+#: refuses lone surrogates too, which a pattern cannot name so that generators follow it).
+NO_NUL = RegexValidator(r"^[^\x00]*$")
+
+
 class StrictIntegerField(serializers.IntegerField):
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
@@ -126,6 +134,13 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 class StrictCharField(serializers.CharField):
+    """Text, never a number read as text, and no NUL (DRF refuses it in every CharField;
+    the validator here says so in the schema)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators.append(NO_NUL)
+
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
@@ -157,7 +172,7 @@ def utc_datetime(**kwargs: Any) -> serializers.DateTimeField:
 
 
 class CountsField(serializers.DictField):
-    """Per-player small counts (tricks, figures, cards exchanged)."""
+    """Per-player small counts (tricks, figures, cards exchanged), keyed by names."""
 
     def __init__(self, *, minimum: int, **kwargs: Any) -> None:
         super().__init__(child=StrictIntegerField(min_value=minimum, max_value=99), **kwargs)
@@ -165,6 +180,9 @@ class CountsField(serializers.DictField):
     def to_internal_value(self, data: Any) -> dict[str, int]:
         if isinstance(data, dict) and len(data) > MAX_PLAYERS:
             raise serializers.ValidationError(_("names too many players"))
+        if isinstance(data, dict):
+            for key in data:
+                NameField().run_validation(key)
         return dict(super().to_internal_value(data))
 
 
@@ -287,23 +305,28 @@ def raise_rule_error(error: RuleError, prefix: str | None = None) -> None:
     raise serializers.ValidationError(detail)
 
 
-_RULES_SCHEMA = {
-    "oneOf": [
-        {"type": "string", "enum": list(PRESETS)},
-        {
-            "type": "object",
-            "properties": {
-                "preset": {"type": "string", "enum": list(PRESETS)},
-                "overrides": {"type": "object", "additionalProperties": True, "nullable": True},
+def rules_schema(presets: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """A rule set as a preset's name or ``{"preset", "overrides"}``: the schema of the
+    field (``presets``: the schema of a preset's name, ``overrides``: of the overrides)."""
+    return {
+        "oneOf": [
+            presets,
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {"preset": presets, "overrides": {**overrides, "nullable": True}},
+                "required": ["preset"],
             },
-            "required": ["preset"],
-        },
-    ],
-    "description": 'A preset name, or {"preset": ..., "overrides": {parameter: value}}.',
-}
+        ],
+        "description": 'A preset name, or {"preset": ..., "overrides": {parameter: value}}.',
+    }
 
 
-@extend_schema_field(_RULES_SCHEMA)
+MULATSCHAK_RULES_SCHEMA = rules_schema({"type": "string", "enum": list(PRESETS)},
+                                       MULATSCHAK_OVERRIDES)
+
+
+@extend_schema_field(MULATSCHAK_RULES_SCHEMA)
 class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
     """``"salzburg"`` or ``{"preset": "salzburg", "overrides": {...}}`` → MulatschakRules."""
 
@@ -345,9 +368,11 @@ class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
         return value.name
 
 
+@extend_schema_field(rules_schema({"type": "string"}, {"type": "object"}))
 class RulesSpecField(MulatschakRulesField):
     """Like MulatschakRulesField, but hands ``(preset, overrides)`` on unvalidated, for a
-    service that validates the rules itself (and names the field)."""
+    service that validates the rules itself (and names the field); the schema of each
+    game's rules is its ``RULES_SCHEMA``."""
 
     def to_internal_value(self, data: Any) -> Any:
         return self.shape(data)
@@ -356,23 +381,13 @@ class RulesSpecField(MulatschakRulesField):
         return value
 
 MULLER_MATZ = "muller_matz"
-_MULLER_MATZ_RULES_SCHEMA = {
-    "oneOf": [
-        {"type": "string", "enum": [MULLER_MATZ]},
-        {
-            "type": "object",
-            "properties": {
-                "preset": {"type": "string", "enum": [MULLER_MATZ]},
-                "overrides": {"type": "object", "additionalProperties": True, "nullable": True},
-            },
-            "required": ["preset"],
-        },
-    ],
+MULLER_MATZ_RULES_SCHEMA = {
+    **rules_schema({"type": "string", "enum": [MULLER_MATZ]}, MULLER_MATZ_OVERRIDES),
     "description": '"muller_matz", or {"preset": "muller_matz", "overrides": {parameter: value}}.',
 }
 
 
-@extend_schema_field(_MULLER_MATZ_RULES_SCHEMA)
+@extend_schema_field(MULLER_MATZ_RULES_SCHEMA)
 class MullerMatzRulesField(MulatschakRulesField):
     """``"muller_matz"`` or ``{"preset": "muller_matz", "overrides": {...}}`` →
     MullerMatzRules (the default rules when the field is left out)."""

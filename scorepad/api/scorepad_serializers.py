@@ -183,7 +183,8 @@ class MemberOut(Shape):
 
 
 def _seats_by_game() -> dict[str, Any]:
-    """How many seats each game takes (its default rules say; the service checks them)."""
+    """Each game's rules, and how many seats it takes (its default rules say; the
+    service checks them)."""
     options = []
     for game in games.REGISTRY:
         frozen = game.rules(None, None)
@@ -191,8 +192,9 @@ def _seats_by_game() -> dict[str, Any]:
                  "required": ["game"]}
         if game.NAME == games.DEFAULT:  # the game of a session that names none
             named = {"anyOf": [named, {"not": {"required": ["game"]}}]}
-        options.append({"allOf": [named, {"properties": {"seats": {
-            "minItems": frozen.fewest, "maxItems": frozen.most}}}]})
+        options.append({"allOf": [named, {"properties": {
+            "seats": {"minItems": frozen.fewest, "maxItems": frozen.most},
+            "rules": game.RULES_SCHEMA}}]})
     return {"oneOf": options}
 
 

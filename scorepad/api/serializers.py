@@ -302,6 +302,13 @@ class HandOut(Shape):
 class PileActionIn(Shape):
     """A card played, or ``"pick_up": true``: exactly one of them."""
 
+    schema_extra = {"oneOf": [
+        {"properties": {"card": {"type": "string"}}, "required": ["card"],
+         "not": {"required": ["pick_up"]}},
+        {"properties": {"pick_up": {"type": "boolean", "enum": [True]}},
+         "required": ["pick_up"], "not": {"required": ["card"]}},
+    ]}
+
     player = NameField()
     card = FrenchCardField(required=False, allow_null=True, default=None)
     pick_up = StrictBooleanField(required=False, default=False)

@@ -42,6 +42,7 @@ from ..cardnames import SUITS
 from ..errors import InputError, RulesBroken
 from ..fields import (
     MAX_PLAYERS,
+    MULATSCHAK_RULES_SCHEMA,
     AsStored,
     CallField,
     CountsField,
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
 
 NAME = "mulatschak"
 TITLE = "Mulatschak"
+RULES_SCHEMA = MULATSCHAK_RULES_SCHEMA
 TRUMPS = [
     ("acorns", gettext_lazy("Acorns")),
     ("leaves", gettext_lazy("Leaves")),
@@ -212,6 +214,8 @@ class DealIn(Shape):
 
 class SessionDealIn(DealIn):
     """A deal of a session: as the referee's, without the bidding (not kept)."""
+
+    schema_extra = {**DealIn.schema_extra, "not": {"required": ["auction"]}}
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)

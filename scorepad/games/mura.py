@@ -19,6 +19,7 @@ from rest_framework import serializers
 from referee import tally
 from referee.money import Penalty, settle
 from referee.mura import MURA_RULES, first_leader, mura_rules
+from referee.mura import OVERRIDES_SCHEMA as MURA_OVERRIDES
 from referee.violations import RuleError
 
 from ..cardnames import card_name, pack_choices
@@ -30,6 +31,7 @@ from ..fields import (
     CountsField,
     NameField,
     Shape,
+    rules_schema,
     utc_datetime,
 )
 from ..ids import parse_count
@@ -53,6 +55,8 @@ if TYPE_CHECKING:
 
 NAME = "mura"
 TITLE = "Mura"
+#: Any preset name: Mura has one rule set, its overrides are what counts.
+RULES_SCHEMA = rules_schema({"type": "string"}, MURA_OVERRIDES)
 TRICKS = 8
 PACK = "hungarian32"
 #: Violations about single cards and tricks; the counts checks that follow them only

@@ -317,3 +317,13 @@ def test_input_is_not_modified_by_the_referee(api):
     before = copy.deepcopy(body)
     api.post(DEAL, body)
     assert body == before
+
+
+def test_a_blank_name_among_the_counts_answers_400_naming_the_field(api):
+    """Found by test_schema_positive: the referee read the counts' names itself and an
+    empty one made it raise past the view (a 500)."""
+    deal = plain_deal()
+    deal["deal"]["exchanged"] = {"": 1}
+    response = api.post(DEAL, deal)
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["deal.exchanged"]
