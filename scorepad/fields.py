@@ -109,6 +109,9 @@ class ShapeSchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]
 
     def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
         schema = auto_schema._map_basic_serializer(self.target, direction)
+        mro = type(self.target).__mro__
+        if not any(cls.__dict__.get("__doc__") for cls in mro[:mro.index(Shape)]):
+            schema.pop("description", None)  # Shape's own words are not the shape's
         if direction == "request" and self.target.schema_extra:
             schema.update(copy.deepcopy(self.target.schema_extra))
         return schema

@@ -4,9 +4,13 @@ for every operation, sent with the token of an owner whose group holds a session
 game, path parameters set to real ids; none may answer 400 or 5xx.
 
 A 400 is allowed only for the few refusals that are not about shape but answered 400 by
-the contract (``DOMAIN_400``: wrong credentials, unknown accounts, a name already taken,
-an export file the importer refuses); each names the field it speaks of, so a shape error
-of the same operation still fails.
+the contract (``DOMAIN_400``: wrong credentials, unknown accounts, a name already taken)
+and for the limits OpenAPI 3.0 cannot state (``KNOWN_GAPS``); each names the field it
+speaks of, so a shape error of the same operation still fails.
+
+15 examples per operation (about 30 s in all), a loaded hypothesis profile's number if one
+is loaded, or ``SCHEMA_EXAMPLES``; ``SCHEMA_ONLY`` (a regular expression) picks operations
+by their label, e.g. ``SCHEMA_ONLY='POST /api/v1/sessions/$'``.
 """
 
 from __future__ import annotations
@@ -28,9 +32,9 @@ from scorepad.wsgi import application
 
 from .test_schema_truth import as_published
 
-#: Examples per operation unless a hypothesis profile is loaded, or SCHEMA_EXAMPLES says.
 pytestmark = pytest.mark.django_db
 
+#: Examples per operation unless a hypothesis profile is loaded, or SCHEMA_EXAMPLES says.
 EXAMPLES = 15
 GAMES = ("mulatschak", "mura", "muller_matz")
 
@@ -110,7 +114,9 @@ def _published() -> dict[str, Any]:
 
 @pytest.fixture
 def operations(_published: dict[str, Any]) -> list[Any]:
-    """Every operation of the schema, schemathesis' way (built here, not at import)."""
+    """Every operation of the schema, schemathesis' way: built here, not at import (and
+    not with schemathesis.pytest.from_fixture, whose lazy tests do not run under pytest 9:
+    it sets a test node's ``_nodeid``)."""
     schema = schemathesis.openapi.from_dict(_published)
     schema.app = application
     only = re.compile(os.environ.get("SCHEMA_ONLY", ""))
