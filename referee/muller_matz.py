@@ -33,7 +33,7 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 
 from referee.cards import FRENCH_SUITS, PACKS, Card, CardNotInPack, CardSyntaxError, Pack
-from referee.params import typed_overrides
+from referee.params import one_of, overrides_schema, typed_overrides
 from referee.violations import RuleError, Violation
 
 
@@ -65,6 +65,17 @@ MULLER_MATZ_RULES = MullerMatzRules()
 MAX_PLAYERS = 20
 #: Most cards any override may deal a hand (a hand of a pack's suit).
 MAX_HAND_SIZE = 13
+
+
+def _overrides_schema() -> dict[str, object]:
+    return overrides_schema(MULLER_MATZ_RULES.as_params(), {
+        "pack": one_of(["french52"]),
+        "players_min": {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS},
+        "players_max": {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS},
+        "two_packs_from": {"type": "integer", "minimum": 2},
+        "sleep_trumps": {"type": "integer", "minimum": 1},
+        "hand_size": {"type": "integer", "minimum": 1, "maximum": MAX_HAND_SIZE},
+        "lowest_trump": one_of(PACKS["french52"].ranks)})
 
 
 def muller_matz_rules(overrides: Mapping[str, object]) -> MullerMatzRules:
@@ -708,3 +719,8 @@ def check_pile(
             if name not in held:
                 raise RuleError(f"hands.{name}", "is required", "missing")
     return play_pile(trump, seats, actions, held, rules)
+
+
+#: The JSON Schema of what muller_matz_rules takes as overrides (all but players_min at
+#: most players_max).
+OVERRIDES_SCHEMA = _overrides_schema()

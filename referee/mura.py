@@ -27,7 +27,7 @@ from types import MappingProxyType
 
 from referee.cards import PACKS, Card, CardNotInPack, CardSyntaxError, Pack
 from referee.money import Penalty
-from referee.params import typed_overrides
+from referee.params import one_of, overrides_schema, typed_overrides
 from referee.violations import RuleError, Violation
 
 #: Ranks that are figures: 1 each, an ace that wins its trick 3.
@@ -82,6 +82,14 @@ class MuraRules:
 
 
 MURA_RULES = MuraRules()
+
+
+def _overrides_schema() -> dict[str, object]:
+    at_least_one = {"type": "integer", "minimum": 1}
+    return overrides_schema(MURA_RULES.as_params(), {
+        "pack": one_of(["hungarian32"]), "players": {"type": "integer", "enum": [2, 4, 8]},
+        "figures_needed": at_least_one, "zeros_per_mura": at_least_one,
+        "max_figures_per_trick": at_least_one})
 
 
 def mura_rules(overrides: Mapping[str, object]) -> MuraRules:
@@ -559,3 +567,7 @@ def zeros_to_next_mura(zeros: int, rules: MuraRules = MURA_RULES) -> int:
     if isinstance(zeros, bool) or not isinstance(zeros, int) or zeros < 0:
         raise RuleError("zeros", "must be a whole number, 0 or more", "too_small", min=0)
     return rules.zeros_per_mura - zeros % rules.zeros_per_mura
+
+
+#: The JSON Schema of what mura_rules takes as overrides (every check but none).
+OVERRIDES_SCHEMA = _overrides_schema()

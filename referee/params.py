@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .violations import RuleError
@@ -29,3 +29,25 @@ def typed_overrides(defaults: Mapping[str, Any], overrides: object) -> dict[str,
             raise RuleError(key, "must be a string", "not_string")
         values[name] = value
     return values
+
+
+def one_of(choices: Sequence[str]) -> dict[str, Any]:
+    """The JSON Schema of a string that is one of ``choices`` (as a pattern: the API's
+    schema keeps enums for its own fields)."""
+    return {"type": "string", "pattern": f"^({'|'.join(choices)})$"}
+
+
+def overrides_schema(defaults: Mapping[str, Any],
+                     special: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The JSON Schema of the overrides ``typed_overrides`` takes: each parameter of its
+    default's type, unless ``special`` says more; no other key."""
+    def typed(default: Any) -> dict[str, Any]:
+        if isinstance(default, bool):
+            return {"type": "boolean"}
+        if isinstance(default, int):
+            return {"type": "integer"}
+        return {"type": "string"}
+
+    return {"type": "object", "additionalProperties": False,
+            "properties": {name: dict(special.get(name) or typed(default))
+                           for name, default in defaults.items()}}

@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .cards import PACKS, Pack
+from .params import one_of
 from .violations import RuleError
 
 MULI_FAIL_MODES = ("all", "breaker", "trick_takers")
@@ -355,6 +356,33 @@ def _validate_param(name: str, value: object) -> object:
     return _bool(where, value)
 
 
+def _parameter_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of one parameter, as _validate_param checks it."""
+    if name == "pack":
+        return one_of(MULATSCHAK_PACKS)
+    if name in INT_BOUNDS and name != "max_exchange":
+        schema: dict[str, Any] = {"type": "integer", **_bounds(name)}
+        if name in ("no_bid_at_or_below", "must_play_at_or_below", "no_exchange_at_or_below",
+                    "score_floor", "sit_out_at", "multiplier_cap"):
+            schema["nullable"] = True
+        return schema
+    if name == "max_exchange":
+        limit = {"type": "integer", "minimum": 0, "maximum": HAND_SIZE}
+        return {"oneOf": [limit, {
+            "type": "object", "minProperties": 1, "additionalProperties": False,
+            "properties": {str(n): limit for n in range(2, 8)}}]}
+    if name in ("muli_win", "muli_fail"):
+        points = {"type": "integer", "minimum": -1000, "maximum": 1000}
+        return {"type": "object", "additionalProperties": False,
+                "required": ["declarer", "others"],
+                "properties": {"declarer": points, "others": points}}
+    if name == "muli_fail_mode":
+        return one_of(MULI_FAIL_MODES)
+    if name == "all_pass":
+        return one_of(ALL_PASS_MODES)
+    return {"type": "boolean"}
+
+
 def mulatschak_rules(preset: str, overrides: Mapping[str, object] | None = None) -> MulatschakRules:
     """The preset with the overrides applied, every override checked."""
     if not isinstance(preset, str) or preset not in PRESETS:
@@ -387,3 +415,10 @@ def mulatschak_rules(preset: str, overrides: Mapping[str, object] | None = None)
             pack=rules.pack,
         )
     return rules
+
+
+#: The JSON Schema of the overrides mulatschak_rules takes (every check but those between
+#: parameters: players_min at most players_max, enough cards for players_max).
+OVERRIDES_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "properties": {name: _parameter_schema(name) for name in PARAMETER_NAMES}}

@@ -7,25 +7,77 @@ types answer 400, so these refuse them.
 
 from __future__ import annotations
 
+import copy
 import threading
+import unicodedata
 from datetime import UTC
-from typing import Any
+from typing import Any, ClassVar
 
+from django.core.validators import RegexValidator
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import BindingDict
 
 from referee.auction import normalize_call
-from referee.cards import CardSyntaxError, split_code
+from referee.cards import ALL_RANKS, ALL_SUITS, FRENCH52, CardSyntaxError, split_code
+from referee.money import CURRENCY_EXPONENTS, MAX_STAKE_DIGITS
+from referee.muller_matz import OVERRIDES_SCHEMA as MULLER_MATZ_OVERRIDES
 from referee.muller_matz import muller_matz_rules
+from referee.rules import OVERRIDES_SCHEMA as MULATSCHAK_OVERRIDES
 from referee.rules import PRESETS, mulatschak_rules
 from referee.violations import RuleError
 from scorepad.messages import input_error_message
 
 MAX_NAME = 40
 MAX_PLAYERS = 12
+#: Line and paragraph separators (U+2028, U+2029): Python counts them as blanks, but
+#: they break the line wherever the name is shown (and end a line in CSV and logs).
+BREAKS = frozenset({"Zl", "Zp"})
+#: Unicode categories a name must not contain: controls, invisible formatting (zero-width
+#: spaces, bidi overrides, soft hyphens), lone surrogates and line breaks other than the
+#: plain ones. Blanks (tabs, newlines too) are folded to one space.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"}) | BREAKS
+
+
+def _hidden(char: str) -> bool:
+    category = unicodedata.category(char)
+    return category in HIDDEN_CATEGORIES and (category in BREAKS or not char.isspace())
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` a name must not contain, as ``U+XXXX``, or None."""
+    for char in text:
+        if _hidden(char):
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def _ranges(chars: list[int]) -> str:
+    """Code points as the ranges of a regular expression class (``\\uXXXX`` escapes)."""
+    spans: list[list[int]] = []
+    for c in chars:
+        if spans and spans[-1][1] == c - 1:
+            spans[-1][1] = c
+        else:
+            spans.append([c, c])
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in spans)
+
+
+#: What a name must not hold (blanks are folded, so not those), and the blanks (Python's,
+#: which the server trims; a pattern's ``\\s`` is not quite the same). Both of the Basic
+#: Multilingual Plane only: a schema's patterns have no way to name the others (the few
+#: invisible ones beyond it are refused by the server alone).
+_BMP = range(0xD800)  # below the surrogates; none of the rest is hidden but U+FEFF, U+FFF9-B
+_HIDDEN = _ranges([c for c in [*_BMP, *range(0xE000, 0x10000)] if _hidden(chr(c))])
+_BLANK = _ranges([c for c in range(0x10000) if chr(c).isspace() and not _hidden(chr(c))])
+#: What the schema says of a name: no hidden character, something besides blanks, and
+#: no blank at either end (the server would trim it, and two names that differ only
+#: there would be one name).
+NAME_PATTERN = f"^[^{_BLANK}{_HIDDEN}](?:[^{_HIDDEN}]*[^{_BLANK}{_HIDDEN}])?$"
+NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN}
 
 _bound = threading.local()
 
@@ -41,7 +93,13 @@ class Shape(serializers.Serializer):  # type: ignore[type-arg]
     the name, label and source, is the same for every instance); a nested serializer
     keeps its own fields the same way. Safe because our serializers never change their
     fields per instance and no field keeps state of its own between calls; one copy per
-    thread, so concurrent requests never share a field."""
+    thread, so concurrent requests never share a field.
+
+    ``schema_extra``: what the OpenAPI schema says of an input besides its fields' own
+    limits (which fields go together), so that no request it allows is refused for its
+    shape."""
+
+    schema_extra: ClassVar[dict[str, Any]] = {}
 
     @cached_property
     def fields(self) -> BindingDict:
@@ -59,6 +117,27 @@ class Shape(serializers.Serializer):  # type: ignore[type-arg]
         return fields
 
 
+class ShapeSchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]
+    """A Shape's input schema: its fields, and its ``schema_extra``."""
+
+    target_class = Shape
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        mro = type(self.target).__mro__
+        if not any(cls.__dict__.get("__doc__") for cls in mro[:mro.index(Shape)]):
+            schema.pop("description", None)  # Shape's own words are not the shape's
+        if direction == "request" and self.target.schema_extra:
+            schema.update(copy.deepcopy(self.target.schema_extra))
+        return schema
+
+
+#: What DRF's CharField refuses in any text, as a pattern the schema can state: NUL (it
+#: refuses lone surrogates too, which a pattern cannot name so that generators follow it).
+NO_NUL = RegexValidator(r"^[^\x00]*$")
+
+
 class StrictIntegerField(serializers.IntegerField):
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
@@ -74,14 +153,23 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 class StrictCharField(serializers.CharField):
+    """Text, never a number read as text, and no NUL (DRF refuses it in every CharField;
+    the validator here says so in the schema)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators.append(NO_NUL)
+
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
         return str(super().to_internal_value(data))
 
 
+@extend_schema_field(NAME_SCHEMA)
 class NameField(StrictCharField):
-    """A player's name as typed at the table."""
+    """A player's or a group's name as typed at the table (the services clean it:
+    ``services.clean_name``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", MAX_NAME)
@@ -103,7 +191,7 @@ def utc_datetime(**kwargs: Any) -> serializers.DateTimeField:
 
 
 class CountsField(serializers.DictField):
-    """Per-player small counts (tricks, figures, cards exchanged)."""
+    """Per-player small counts (tricks, figures, cards exchanged), keyed by names."""
 
     def __init__(self, *, minimum: int, **kwargs: Any) -> None:
         super().__init__(child=StrictIntegerField(min_value=minimum, max_value=99), **kwargs)
@@ -111,6 +199,9 @@ class CountsField(serializers.DictField):
     def to_internal_value(self, data: Any) -> dict[str, int]:
         if isinstance(data, dict) and len(data) > MAX_PLAYERS:
             raise serializers.ValidationError(_("names too many players"))
+        if isinstance(data, dict):
+            for key in data:
+                NameField().run_validation(key)
         return dict(super().to_internal_value(data))
 
 
@@ -137,11 +228,7 @@ class CallField(serializers.Field):  # type: ignore[type-arg]
         return value
 
 
-def names_field(**kwargs: Any) -> serializers.ListField:
-    kwargs.setdefault("max_length", MAX_PLAYERS)
-    return serializers.ListField(child=NameField(), **kwargs)
-
-
+@extend_schema_field({"type": "array", "items": NAME_SCHEMA, "uniqueItems": True})
 class UniqueNamesField(serializers.ListField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", MAX_PLAYERS)
@@ -154,7 +241,13 @@ class UniqueNamesField(serializers.ListField):
         return names
 
 
-@extend_schema_field({"type": "string", "example": "hearts-ober"})
+#: ``<suit>-<rank>`` of some pack, as the schema asks for it (split_code also takes
+#: capitals and blanks around it).
+CARD_PATTERN = f"^({'|'.join(sorted(ALL_SUITS))})-({'|'.join(sorted(ALL_RANKS))})$"
+
+
+@extend_schema_field({"type": "string", "pattern": CARD_PATTERN, "maxLength": 20,
+                      "example": "hearts-ober"})
 class CardField(StrictCharField):
     """A card code ``<suit>-<rank>``; whether the pack has it is the referee's call."""
 
@@ -173,6 +266,54 @@ class CardField(StrictCharField):
         return f"{suit}-{rank}"
 
 
+def money_schema(*, digits: int = MAX_STAKE_DIGITS, optional: bool = False) -> dict[str, Any]:
+    """What ``stake`` and ``currency`` must be together: a stake more than zero, in the
+    currency's minor unit at most (``referee.money.parse_stake``); with ``optional``,
+    or no stake at all."""
+    by_places: dict[int, list[str]] = {}
+    for code, places in sorted(CURRENCY_EXPONENTS.items()):
+        by_places.setdefault(min(places, 2), []).append(code)
+    options: list[dict[str, Any]] = []
+    for places, codes in sorted(by_places.items()):
+        pattern = f"^0*[1-9][0-9]{{0,{digits - 1}}}"
+        if places == 1:
+            pattern += "(\\.[0-9])?$|^0+\\.[1-9]$"
+        elif places == 2:
+            pattern += "(\\.[0-9]{1,2})?$|^0+\\.(0[1-9]|[1-9][0-9]?)$"
+        else:
+            pattern += "$"
+        options.append({
+            "properties": {"currency": {"type": "string", "pattern": f"^({'|'.join(codes)})$"},
+                           "stake": {"type": "string", "pattern": pattern}},
+            "required": ["stake", "currency"]})
+    if optional:
+        options.append({"not": {"required": ["stake"]}})
+    return {"oneOf": options}
+
+
+#: A username as Django's validator takes it (letters, digits and @.+-_).
+USERNAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 150,
+                   "pattern": "^[\\w.@+-]+$"}
+#: A new password's length, as the password validators count (MinimumLengthValidator).
+PASSWORD_MIN = 8
+
+
+@extend_schema_field(USERNAME_SCHEMA)
+class UsernameField(StrictCharField):
+    """An account's username."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 150)
+        super().__init__(**kwargs)
+
+
+@extend_schema_field({"type": "string", "maxLength": 20, "example": "hearts-queen",
+                      "pattern": f"^({'|'.join(FRENCH52.suits)})-({'|'.join(FRENCH52.ranks)})$"})
+class FrenchCardField(CardField):
+    """A card of the French pack (Müller Matz): another pack's card is refused with 400
+    naming the field, so the schema names this pack's cards."""
+
+
 def raise_rule_error(error: RuleError, prefix: str | None = None) -> None:
     """Turn a referee RuleError into a DRF error keyed by the field it names."""
     message = input_error_message(error)
@@ -183,23 +324,28 @@ def raise_rule_error(error: RuleError, prefix: str | None = None) -> None:
     raise serializers.ValidationError(detail)
 
 
-_RULES_SCHEMA = {
-    "oneOf": [
-        {"type": "string", "enum": list(PRESETS)},
-        {
-            "type": "object",
-            "properties": {
-                "preset": {"type": "string", "enum": list(PRESETS)},
-                "overrides": {"type": "object", "additionalProperties": True, "nullable": True},
+def rules_schema(presets: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """A rule set as a preset's name or ``{"preset", "overrides"}``: the schema of the
+    field (``presets``: the schema of a preset's name, ``overrides``: of the overrides)."""
+    return {
+        "oneOf": [
+            presets,
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {"preset": presets, "overrides": {**overrides, "nullable": True}},
+                "required": ["preset"],
             },
-            "required": ["preset"],
-        },
-    ],
-    "description": 'A preset name, or {"preset": ..., "overrides": {parameter: value}}.',
-}
+        ],
+        "description": 'A preset name, or {"preset": ..., "overrides": {parameter: value}}.',
+    }
 
 
-@extend_schema_field(_RULES_SCHEMA)
+MULATSCHAK_RULES_SCHEMA = rules_schema({"type": "string", "enum": list(PRESETS)},
+                                       MULATSCHAK_OVERRIDES)
+
+
+@extend_schema_field(MULATSCHAK_RULES_SCHEMA)
 class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
     """``"salzburg"`` or ``{"preset": "salzburg", "overrides": {...}}`` → MulatschakRules."""
 
@@ -241,9 +387,11 @@ class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
         return value.name
 
 
+@extend_schema_field(rules_schema({"type": "string"}, {"type": "object"}))
 class RulesSpecField(MulatschakRulesField):
     """Like MulatschakRulesField, but hands ``(preset, overrides)`` on unvalidated, for a
-    service that validates the rules itself (and names the field)."""
+    service that validates the rules itself (and names the field); the schema of each
+    game's rules is its ``RULES_SCHEMA``."""
 
     def to_internal_value(self, data: Any) -> Any:
         return self.shape(data)
@@ -252,23 +400,13 @@ class RulesSpecField(MulatschakRulesField):
         return value
 
 MULLER_MATZ = "muller_matz"
-_MULLER_MATZ_RULES_SCHEMA = {
-    "oneOf": [
-        {"type": "string", "enum": [MULLER_MATZ]},
-        {
-            "type": "object",
-            "properties": {
-                "preset": {"type": "string", "enum": [MULLER_MATZ]},
-                "overrides": {"type": "object", "additionalProperties": True, "nullable": True},
-            },
-            "required": ["preset"],
-        },
-    ],
+MULLER_MATZ_RULES_SCHEMA = {
+    **rules_schema({"type": "string", "enum": [MULLER_MATZ]}, MULLER_MATZ_OVERRIDES),
     "description": '"muller_matz", or {"preset": "muller_matz", "overrides": {parameter: value}}.',
 }
 
 
-@extend_schema_field(_MULLER_MATZ_RULES_SCHEMA)
+@extend_schema_field(MULLER_MATZ_RULES_SCHEMA)
 class MullerMatzRulesField(MulatschakRulesField):
     """``"muller_matz"`` or ``{"preset": "muller_matz", "overrides": {...}}`` →
     MullerMatzRules (the default rules when the field is left out)."""

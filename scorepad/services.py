@@ -42,7 +42,7 @@ from .errors import (
     ServiceError,
     flatten,
 )
-from .fields import StrictIntegerField
+from .fields import MAX_NAME, StrictIntegerField, hidden_character
 from .games.base import RECENT_GAMES, named_transfer, stake_of
 from .ids import is_token
 from .loaded import Loaded, Names, last_number
@@ -66,25 +66,6 @@ __all__ = [  # the domain errors and the loaded session, for the callers' conven
 
 
 # --- groups and rosters -------------------------------------------------------------
-
-
-MAX_NAME = 40
-#: Line and paragraph separators (U+2028, U+2029): Python counts them as blanks, but
-#: they break the line wherever the name is shown (and end a line in CSV and logs).
-BREAKS = frozenset({"Zl", "Zp"})
-#: Unicode categories a name must not contain: controls, invisible formatting (zero-width
-#: spaces, bidi overrides, soft hyphens), lone surrogates and line breaks other than the
-#: plain ones. Blanks (tabs, newlines too) are folded to one space.
-HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs"}) | BREAKS
-
-
-def hidden_character(text: str) -> str | None:
-    """The first character of ``text`` a name must not contain, as ``U+XXXX``, or None."""
-    for char in text:
-        category = unicodedata.category(char)
-        if category in HIDDEN_CATEGORIES and (category in BREAKS or not char.isspace()):
-            return f"U+{ord(char):04X}"
-    return None
 
 
 def clean_name(name: object, field: str) -> str:
@@ -608,6 +589,9 @@ def next_number(session: Session | Loaded) -> int:
 GAMES_PER_PAGE = RECENT_GAMES
 
 
+GAMES_PAGE_MAX = 1_000_000
+
+
 def games_page_of(value: object) -> int:
     """The ``games_page`` a client asked for (1 when not given); InputError otherwise."""
     if value in (None, ""):
@@ -616,9 +600,9 @@ def games_page_of(value: object) -> int:
         page = int(str(value))
     except ValueError:
         page = 0
-    if not 1 <= page <= 1_000_000:
+    if not 1 <= page <= GAMES_PAGE_MAX:
         raise InputError("games_page", "must be a whole number from 1", "not_between",
-                         min=1, max=1_000_000)
+                         min=1, max=GAMES_PAGE_MAX)
     return page
 
 

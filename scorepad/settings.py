@@ -240,6 +240,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # A PATCH takes the same shape as its serializer says (SessionPatchIn requires
+    # "status"), not one with every field made optional.
+    "COMPONENT_SPLIT_PATCH": False,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "scorepad.api.scorepad_serializers.bodies_required"],
 }
 
 # --- security ---------------------------------------------------------------------

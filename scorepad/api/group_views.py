@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from scorepad import services
 from scorepad.access import MANAGE, READ, WRITE, check_link, group_for
+from scorepad.fields import USERNAME_SCHEMA
 from scorepad.models import Invitation, Membership, Player
 
 from . import scorepad_serializers as sp
@@ -148,7 +149,10 @@ def _account(request: Request, value: str | None) -> Any:
                 "most 150 characters; `role`: owner, editor or viewer (default viewer).")
 @extend_schema(
     methods=["DELETE"],
-    parameters=[IDEMPOTENCY], request=sp.MemberIn, responses={204: None, **ERRORS_4XX},
+    parameters=[IDEMPOTENCY, OpenApiParameter(
+        "username", USERNAME_SCHEMA, required=True,
+        description="the member to remove (a JSON body {\"username\"} is taken too)")],
+    request=None, responses={204: None, **ERRORS_4XX},
     summary="Remove a member (owners only)")
 @api_view(["GET", "POST", "DELETE"])
 @permission_classes([IsAuthenticated])
@@ -160,7 +164,10 @@ def members(request: Request, group_id: int) -> Response:
         return Response([sp.MemberOut({"username": m.user.get_username(), "role": m.role}).data
                          for m in rows])
     group = group_for(request.user, group_id, MANAGE)
-    data = sp.MemberIn(data=request.data)
+    asked = request.data
+    if request.method == "DELETE" and "username" in request.query_params:
+        asked = {"username": request.query_params["username"]}
+    data = sp.MemberIn(data=asked)
     data.is_valid(raise_exception=True)
     user = get_user_model().objects.filter(username=data.validated_data["username"]).first()
     if user is None:

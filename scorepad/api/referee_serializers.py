@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from referee.rules import MAX_SCORE
@@ -14,6 +15,7 @@ from scorepad.fields import (
     MAX_PLAYERS,
     CardField,
     CountsField,
+    FrenchCardField,
     MulatschakRulesField,
     MullerMatzRulesField,
     NameField,
@@ -22,9 +24,10 @@ from scorepad.fields import (
     StrictCharField,
     StrictIntegerField,
     UniqueNamesField,
+    money_schema,
 )
 from scorepad.games.mulatschak import CallIn, DealIn
-from scorepad.games.mura import MuraTrickIn, counts_or_cards
+from scorepad.games.mura import COUNTS_OR_CARDS, MuraTrickIn, counts_or_cards
 from scorepad.messages import input_error_message
 
 #: Scores before a deal: anything a deal may leave (docs/rules.md, "Scores have a limit").
@@ -193,6 +196,8 @@ class RulesOut(Shape):
 class MuraDealRequest(Shape):
     """Counts (``tricks`` and ``figures``) or, instead of both, ``trick_cards``."""
 
+    schema_extra = COUNTS_OR_CARDS
+
     players = UniqueNamesField(min_length=1)
     dealer = NameField(
         required=False, help_text="optional: card by card, the next player leads trick 1"
@@ -226,15 +231,30 @@ class MuraDealOut(Shape):
     tricks = MuraTrickOut(many=True, required=False)
 
 
+_COUNT = {"type": "integer", "minimum": 0, "maximum": 10**9}
+
+
 class PenaltyIn(Shape):
-    mura = StrictIntegerField(min_value=0, max_value=10**9)
-    zeros = StrictIntegerField(min_value=0, max_value=10**9)
+    mura = StrictIntegerField(min_value=0, max_value=_COUNT["maximum"])
+    zeros = StrictIntegerField(min_value=0, max_value=_COUNT["maximum"])
+
+
+@extend_schema_field({"type": "object", "minProperties": 1, "maxProperties": MAX_PLAYERS,
+                      "additionalProperties": {"type": "object", "required": ["mura", "zeros"],
+                                               "properties": {"mura": _COUNT, "zeros": _COUNT}}})
+class PenaltiesField(serializers.DictField):
+    """Each player's mura and zeros, by name: at least one player."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=PenaltyIn(), **kwargs)
 
 
 class SettleRequest(Shape):
+    schema_extra = money_schema()
+
     stake = StrictCharField(max_length=40, help_text="a decimal string like '0.50'")
     currency = StrictCharField(max_length=3, min_length=3, help_text="ISO 4217, e.g. EUR")
-    penalties = serializers.DictField(child=PenaltyIn())
+    penalties = PenaltiesField()
 
     def validate_penalties(self, value: dict[str, Any]) -> dict[str, Any]:
         if not value:
@@ -268,8 +288,8 @@ class SettleOut(Shape):
 class BeatRequest(Shape):
     trump = serializers.ChoiceField(["clubs", "diamonds", "hearts", "spades"])
     life = StrictIntegerField(min_value=1, max_value=2)
-    attack = CardField()
-    defense = CardField()
+    attack = FrenchCardField()
+    defense = FrenchCardField()
 
 
 class BeatOut(Shape):
@@ -288,10 +308,10 @@ MAX_CARDS = 104
 class HandRequest(Shape):
     rules = MullerMatzRulesField(required=False)
     trump = serializers.ChoiceField(FRENCH_SUITS)
-    hand = serializers.ListField(child=CardField(), max_length=MAX_CARDS)
+    hand = serializers.ListField(child=FrenchCardField(), max_length=MAX_CARDS)
     stock = StrictIntegerField(min_value=0, max_value=MAX_CARDS,
                                help_text="cards left in the stock, the turned-up card included")
-    turned_up = CardField(required=False, allow_null=True, default=None)
+    turned_up = FrenchCardField(required=False, allow_null=True, default=None)
 
 
 class HandOut(Shape):
@@ -305,8 +325,15 @@ class HandOut(Shape):
 class PileActionIn(Shape):
     """A card played, or ``"pick_up": true``: exactly one of them."""
 
+    schema_extra = {"oneOf": [
+        {"properties": {"card": {"type": "string"}}, "required": ["card"],
+         "not": {"required": ["pick_up"]}},
+        {"properties": {"pick_up": {"type": "boolean", "enum": [True]}},
+         "required": ["pick_up"], "not": {"required": ["card"]}},
+    ]}
+
     player = NameField()
-    card = CardField(required=False, allow_null=True, default=None)
+    card = FrenchCardField(required=False, allow_null=True, default=None)
     pick_up = StrictBooleanField(required=False, default=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -318,7 +345,8 @@ class PileActionIn(Shape):
 
 class HandsField(serializers.DictField):
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(child=serializers.ListField(child=CardField(), max_length=MAX_CARDS),
+        super().__init__(child=serializers.ListField(child=FrenchCardField(),
+                                                     max_length=MAX_CARDS),
                          **kwargs)
 
     def to_internal_value(self, data: Any) -> dict[str, list[str]]:

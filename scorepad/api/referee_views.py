@@ -155,9 +155,9 @@ def mulatschak_deal(request: Request) -> Response:
             data["previous_stayed_home"],
             data["knocks_before"],
         )
+        deal = deal_from_dict(data["deal"])
     except RuleError as e:
         return _rule_error_response(e)
-    deal = deal_from_dict(data["deal"])
     result = score_deal(table, deal)
     violations = result.violations + _auction_violations(data, deal)
     if violations:

@@ -20,15 +20,20 @@ from rest_framework import serializers
 
 from scorepad import games
 from scorepad.fields import (
+    PASSWORD_MIN,
     NameField,
     RulesSpecField,
     Shape,
     StrictCharField,
     StrictIntegerField,
+    UniqueNamesField,
+    UsernameField,
+    money_schema,
     utc_datetime,
 )
 from scorepad.ids import ID_MAX
 from scorepad.models import Membership, Session
+from scorepad.services import STAKE_DIGITS
 
 from . import referee_serializers as s
 
@@ -81,12 +86,22 @@ def one_of(component: str, per_game: dict[str, type[Serializer]], *,
     )
 
 
+def bodies_required(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
+    """A schema postprocessing hook: every request body is required (no body is read as
+    ``{}``, which no input shape with a required field or ``minProperties`` takes)."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                operation["requestBody"]["required"] = True
+    return result
+
+
 # --- accounts -------------------------------------------------------------------------------
 
 
 class RegisterIn(Shape):
-    username = StrictCharField(max_length=150)
-    password = StrictCharField(max_length=128, trim_whitespace=False)
+    username = UsernameField()
+    password = StrictCharField(min_length=PASSWORD_MIN, max_length=128, trim_whitespace=False)
 
 
 class UserOut(Shape):
@@ -95,8 +110,8 @@ class UserOut(Shape):
 
 
 class TokenIn(Shape):
-    username = StrictCharField(max_length=150)
-    password = StrictCharField(max_length=128, trim_whitespace=False)
+    username = UsernameField()
+    password = StrictCharField(min_length=1, max_length=128, trim_whitespace=False)
 
 
 class TokenOut(Shape):
@@ -104,8 +119,9 @@ class TokenOut(Shape):
 
 
 class PasswordIn(Shape):
-    old_password = StrictCharField(max_length=128, trim_whitespace=False)
-    new_password = StrictCharField(max_length=128, trim_whitespace=False)
+    old_password = StrictCharField(min_length=1, max_length=128, trim_whitespace=False)
+    new_password = StrictCharField(min_length=PASSWORD_MIN, max_length=128,
+                                   trim_whitespace=False)
 
 
 class NewTokenOut(Shape):
@@ -117,7 +133,7 @@ class NewTokenOut(Shape):
 
 
 class GroupIn(Shape):
-    name = StrictCharField(max_length=80)
+    name = NameField()
 
 
 class GroupOut(Shape):
@@ -132,11 +148,13 @@ class PlayerIn(Shape):
 
 class PlayerPatchIn(Shape):
     name = NameField(required=False, help_text="a new name (editors and owners)")
-    user = StrictCharField(
-        required=False, allow_null=True, max_length=150,
+    user = UsernameField(
+        required=False, allow_null=True,
         help_text="the account behind the player: \"me\" (yourself), a member's username "
                   "(editors and owners), or null to unlink. Viewers may link only "
                   "themselves to an unlinked player and unlink only themselves.")
+
+    schema_extra = {"minProperties": 1}
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs:
@@ -152,7 +170,7 @@ class PlayerOut(Shape):
 
 
 class MemberIn(Shape):
-    username = StrictCharField(max_length=150)
+    username = UsernameField()
     role = serializers.ChoiceField(Membership.Role.values, required=False)
 
 
@@ -189,11 +207,29 @@ class MembershipOut(Shape):
 # --- sessions ------------------------------------------------------------------------------
 
 
+def _seats_by_game() -> dict[str, Any]:
+    """Each game's rules, and how many seats it takes (its default rules say; the
+    service checks them)."""
+    options = []
+    for game in games.REGISTRY:
+        frozen = game.rules(None, None)
+        named = {"properties": {"game": {"type": "string", "pattern": f"^{game.NAME}$"}},
+                 "required": ["game"]}
+        if game.NAME == games.DEFAULT:  # the game of a session that names none
+            named = {"anyOf": [named, {"not": {"required": ["game"]}}]}
+        options.append({"allOf": [named, {"properties": {
+            "seats": {"minItems": frozen.fewest, "maxItems": frozen.most},
+            "rules": game.RULES_SCHEMA}}]})
+    return {"oneOf": options}
+
+
 class SessionIn(Shape):
+    schema_extra = {"allOf": [_seats_by_game(), money_schema(digits=STAKE_DIGITS, optional=True)]}
+
     group = StrictIntegerField(min_value=1, max_value=ID_MAX)
     game = serializers.ChoiceField(games.choices(), default=games.DEFAULT)
     rules = RulesSpecField(required=False, default="salzburg")
-    seats = serializers.ListField(child=NameField(), min_length=1, max_length=12)
+    seats = UniqueNamesField(min_length=1)
     dealer = NameField(required=False, allow_null=True)
     stake = StrictCharField(required=False, allow_null=True, max_length=40)
     currency = StrictCharField(required=False, allow_null=True, max_length=3)
@@ -383,7 +419,7 @@ class ImportRejectedOut(Shape):
 
 
 class SessionImportIn(Shape):
-    group = serializers.IntegerField(min_value=1, help_text="the group to import into")
+    group = StrictIntegerField(min_value=1, max_value=ID_MAX, help_text="the group to import into")
     data = serializers.DictField(help_text="a session export file, as GET …/export gives it")
 
 

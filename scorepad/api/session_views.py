@@ -274,7 +274,7 @@ def _board_parts(games_page: int) -> tuple[str, ...]:
 
 
 GAMES_PAGE = OpenApiParameter(
-    "games_page", OpenApiTypes.INT,
+    "games_page", {"type": "integer", "minimum": 1, "maximum": services.GAMES_PAGE_MAX},
     description=f"Mulatschak: which page of the finished games the scoreboard lists "
     f"({services.GAMES_PER_PAGE} a page; 1, the default, is the most recent; "
     "games_total and games_pages say how many there are).")

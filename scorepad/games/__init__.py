@@ -59,6 +59,7 @@ class Game(Protocol):
     def settlement_details(self, session: Session, names: Names) -> dict[str, Any]: ...
 
     # --- the API's shapes ---
+    RULES_SCHEMA: dict[str, Any]  # the schema of a session's "rules" (rules() takes)
     DEAL_IN: type[Serializer]  # type: ignore[type-arg]  # what parse_deal checks with
     BOARD_OUT: type[Serializer]  # type: ignore[type-arg]
     DEAL_OUT: type[Serializer]  # type: ignore[type-arg]

@@ -44,6 +44,7 @@ from ..charts import as_figure
 from ..errors import InputError, RulesBroken
 from ..fields import (
     MAX_PLAYERS,
+    MULATSCHAK_RULES_SCHEMA,
     AsStored,
     CallField,
     CountsField,
@@ -74,6 +75,7 @@ if TYPE_CHECKING:
 
 NAME = "mulatschak"
 TITLE = "Mulatschak"
+RULES_SCHEMA = MULATSCHAK_RULES_SCHEMA
 TRUMPS = [
     ("acorns", gettext_lazy("Acorns")),
     ("leaves", gettext_lazy("Leaves")),
@@ -161,7 +163,22 @@ class ExchangesField(serializers.Field):  # type: ignore[type-arg]
         return {name: exchange_to_dict(x) for name, x in value.items()}
 
 
+#: What a deal that was not played leaves out (DealIn.validate).
+NOT_PLAYED_NONE = ("declarer", "bid", "trump", "muli_breaker", "stayed_home", "tricks",
+                   "exchanged", "exchanges", "trump_delayed")
+
+
 class DealIn(Shape):
+    schema_extra = {"oneOf": [
+        {"properties": {"kind": {"type": "string", "pattern": "^played$"},
+                        "declarer": {"type": "string"}, "bid": {"type": "integer"},
+                        "trump": {"type": "string"}},
+         "required": ["declarer", "bid", "trump"]},
+        {"properties": {"kind": {"type": "string", "pattern": "^(collapsed|passed)$"}},
+         "required": ["kind"],
+         "not": {"anyOf": [{"required": [name]} for name in NOT_PLAYED_NONE]}},
+    ]}
+
     kind = serializers.ChoiceField(["played", "collapsed", "passed"], default="played")
     knocked = StrictBooleanField(default=False)
     declarer = NameField(required=False, allow_null=True)
@@ -189,8 +206,7 @@ class DealIn(Shape):
         else:
             extra = {
                 name: [gettext_lazy("a deal that was not played has none")]
-                for name in ("declarer", "bid", "trump", "muli_breaker", "stayed_home",
-                             "tricks", "exchanged", "exchanges", "trump_delayed")
+                for name in NOT_PLAYED_NONE
                 if attrs.get(name)
             }
             if extra:
@@ -200,6 +216,8 @@ class DealIn(Shape):
 
 class SessionDealIn(DealIn):
     """A deal of a session: as the referee's, without the bidding (not kept)."""
+
+    schema_extra = {**DealIn.schema_extra, "not": {"required": ["auction"]}}
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)

@@ -18,10 +18,11 @@ from rest_framework import serializers
 
 from referee import tally
 from referee.money import transfer_plan
+from referee.muller_matz import OVERRIDES_SCHEMA as MULLER_MATZ_OVERRIDES
 from referee.muller_matz import check_result, muller_matz_rules, packs_for
 
 from ..errors import InputError
-from ..fields import AsStored, NameField, Shape, utc_datetime
+from ..fields import AsStored, NameField, Shape, rules_schema, utc_datetime
 from ..loaded import Loaded, Names, SessionRecord
 from ..messages import violation_message
 from .base import GameRules, JsonReplayer, Money, mode_of, rate, stake_of, tallied
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 
 NAME = "muller_matz"
 TITLE = "Müller Matz"
+#: Any preset name: Müller Matz has one rule set, its overrides are what counts.
+RULES_SCHEMA = rules_schema({"type": "string"}, MULLER_MATZ_OVERRIDES)
 
 
 # --- the game's shape (the API takes it as it is; the services check it with this) --------
@@ -38,6 +41,11 @@ TITLE = "Müller Matz"
 
 class MatzSessionDealIn(Shape):
     """A Müller Matz game: the whole finishing order, or only the loser."""
+
+    schema_extra = {"oneOf": [
+        {"required": ["finish_order"], "not": {"required": ["loser"]}},
+        {"required": ["loser"], "not": {"required": ["finish_order"]}},
+    ]}
 
     finish_order = serializers.ListField(child=NameField(), required=False, max_length=12)
     loser = NameField(required=False)

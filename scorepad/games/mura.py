@@ -20,6 +20,7 @@ from rest_framework import serializers
 from referee import tally
 from referee.money import Penalty, settle
 from referee.mura import MURA_RULES, first_leader, mura_rules
+from referee.mura import OVERRIDES_SCHEMA as MURA_OVERRIDES
 from referee.violations import RuleError
 
 from ..cardnames import card_name, pack_choices
@@ -31,6 +32,7 @@ from ..fields import (
     CountsField,
     NameField,
     Shape,
+    rules_schema,
     utc_datetime,
 )
 from ..ids import parse_count
@@ -54,6 +56,8 @@ if TYPE_CHECKING:
 
 NAME = "mura"
 TITLE = "Mura"
+#: Any preset name: Mura has one rule set, its overrides are what counts.
+RULES_SCHEMA = rules_schema({"type": "string"}, MURA_OVERRIDES)
 TRICKS = 8
 PACK = "hungarian32"
 #: Violations about single cards and tricks; the counts checks that follow them only
@@ -81,6 +85,14 @@ class MuraTrickIn(Shape):
         return value
 
 
+#: The schema of counts_or_cards.
+COUNTS_OR_CARDS = {"oneOf": [
+    {"required": ["tricks", "figures"], "not": {"required": ["trick_cards"]}},
+    {"required": ["trick_cards"],
+     "not": {"anyOf": [{"required": ["tricks"]}, {"required": ["figures"]}]}},
+]}
+
+
 def counts_or_cards(attrs: dict[str, Any]) -> dict[str, Any]:
     """Counts (``tricks`` and ``figures``) or, instead of both, ``trick_cards``."""
     counts = [name for name in ("tricks", "figures") if name in attrs]
@@ -99,6 +111,8 @@ def counts_or_cards(attrs: dict[str, Any]) -> dict[str, Any]:
 
 class MuraSessionDealIn(Shape):
     """A Mura deal: tricks and figures per player, or instead ``trick_cards``."""
+
+    schema_extra = COUNTS_OR_CARDS
 
     tricks = CountsField(minimum=-99, required=False)
     figures = CountsField(minimum=-99, required=False)

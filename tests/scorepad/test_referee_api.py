@@ -348,3 +348,13 @@ def test_without_scores_before_everybody_starts_at_the_start_score(api):
     response = api.post(DEAL, plain_deal())
     assert response.json()["scores_after"] == {"Anna": 20, "Bert": 18, "Cilli": 22,
                                                "Dominik": 20}
+
+
+def test_a_blank_name_among_the_counts_answers_400_naming_the_field(api):
+    """Found by test_schema_positive: the referee read the counts' names itself and an
+    empty one made it raise past the view (a 500)."""
+    deal = plain_deal()
+    deal["deal"]["exchanged"] = {"": 1}
+    response = api.post(DEAL, deal)
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["deal.exchanged"]

@@ -11,6 +11,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from scorepad.models import Group, Membership
+
 from .factories import SEATS, group_with, member, played, record, session_at, user
 
 pytestmark = pytest.mark.django_db
@@ -257,3 +259,13 @@ def test_unknown_api_paths_answer_json_404(anna):
 def test_an_unknown_status_filter_answers_400(anna):
     response = anna.call("get", "/api/v1/sessions/?status=someday")
     assert response.status_code == 400 and "status" in response.json()["errors"]
+
+
+def test_a_member_is_removed_by_the_username_in_the_query(anna, table):
+    """The schema names the member to remove in the query: a DELETE's body is not
+    something every client sends (a JSON body is still taken)."""
+    gid = table["group"]["id"]
+    member(Group.objects.get(pk=gid), user("resi"), "viewer")
+    answer = anna.call("delete", f"/api/v1/groups/{gid}/members/?username=resi")
+    assert answer.status_code == 204
+    assert not Membership.objects.filter(group_id=gid, user__username="resi").exists()
