@@ -30,7 +30,9 @@ def table() -> Any:
 CONTROLLED = "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
 
 
-def until(predicate: Any, seconds: float = 10.0) -> None:
+def until(predicate: Any, seconds: float = 30.0) -> None:
+    """Waits for ``predicate``: an upper bound, not a speed check (a service worker's
+    install on a loaded 2-core machine once took more than 10 s)."""
     deadline = time.monotonic() + seconds
     while not predicate():
         assert time.monotonic() < deadline, f"not within {seconds} s"
