@@ -42,6 +42,11 @@ def _test_settings(request: pytest.FixtureRequest) -> None:
     if not request.config.pluginmanager.hasplugin("django"):
         return
     settings = request.getfixturevalue("settings")
+    # Every test starts in the default language: a request's language stays active in its
+    # thread afterwards (LocaleMiddleware), and German leaked into the next test's CSV.
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
     # Real password hashing costs ~0.3 s a user; tests create hundreds.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Rendered scoreboards are cached by session id and version; rolled-back test
