@@ -20,9 +20,11 @@ run: install
 	env -u DATABASE_URL DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
 	env -u DATABASE_URL DJANGO_DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
-# The whole suite; honours DATABASE_URL (SQLite when unset).
+# The whole suite, browser tests included, in JOBS processes (pytest-xdist); honours
+# DATABASE_URL (SQLite when unset) and HYPOTHESIS_PROFILE (dev unless told: tests/strength.py).
+JOBS ?= 2
 test: install
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(JOBS) $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
