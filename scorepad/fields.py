@@ -190,19 +190,24 @@ def utc_datetime(**kwargs: Any) -> serializers.DateTimeField:
     return serializers.DateTimeField(default_timezone=UTC, **kwargs)
 
 
-class CountsField(serializers.DictField):
-    """Per-player small counts (tricks, figures, cards exchanged), keyed by names."""
+class PerPlayerField(serializers.DictField):
+    """A map keyed by players' names: at most ``MAX_PLAYERS`` keys, each a name by the
+    rules of ``NameField``."""
 
-    def __init__(self, *, minimum: int, **kwargs: Any) -> None:
-        super().__init__(child=StrictIntegerField(min_value=minimum, max_value=99), **kwargs)
-
-    def to_internal_value(self, data: Any) -> dict[str, int]:
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
         if isinstance(data, dict) and len(data) > MAX_PLAYERS:
             raise serializers.ValidationError(_("names too many players"))
         if isinstance(data, dict):
             for key in data:
                 NameField().run_validation(key)
         return dict(super().to_internal_value(data))
+
+
+class CountsField(PerPlayerField):
+    """Per-player small counts (tricks, figures, cards exchanged), keyed by names."""
+
+    def __init__(self, *, minimum: int, **kwargs: Any) -> None:
+        super().__init__(child=StrictIntegerField(min_value=minimum, max_value=99), **kwargs)
 
 
 @extend_schema_field(

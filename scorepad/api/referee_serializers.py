@@ -19,6 +19,7 @@ from scorepad.fields import (
     MulatschakRulesField,
     MullerMatzRulesField,
     NameField,
+    PerPlayerField,
     Shape,
     StrictBooleanField,
     StrictCharField,
@@ -38,17 +39,9 @@ def _score() -> StrictIntegerField:
     return StrictIntegerField(min_value=-SCORE_LIMIT, max_value=SCORE_LIMIT)
 
 
-class ScoresField(serializers.DictField):
+class ScoresField(PerPlayerField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(child=_score(), **kwargs)
-
-    def to_internal_value(self, data: Any) -> dict[str, int]:
-        if isinstance(data, dict) and len(data) > MAX_PLAYERS:
-            raise serializers.ValidationError(_("names too many players"))
-        if isinstance(data, dict):
-            for key in data:
-                NameField().run_validation(key)
-        return dict(super().to_internal_value(data))
 
 
 class RefereeDealIn(DealIn):
@@ -242,7 +235,7 @@ class PenaltyIn(Shape):
 @extend_schema_field({"type": "object", "minProperties": 1, "maxProperties": MAX_PLAYERS,
                       "additionalProperties": {"type": "object", "required": ["mura", "zeros"],
                                                "properties": {"mura": _COUNT, "zeros": _COUNT}}})
-class PenaltiesField(serializers.DictField):
+class PenaltiesField(PerPlayerField):
     """Each player's mura and zeros, by name: at least one player."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -259,10 +252,6 @@ class SettleRequest(Shape):
     def validate_penalties(self, value: dict[str, Any]) -> dict[str, Any]:
         if not value:
             raise serializers.ValidationError(_("must name at least one player"))
-        if len(value) > MAX_PLAYERS:
-            raise serializers.ValidationError(_("names too many players"))
-        for name in value:
-            NameField().run_validation(name)
         return value
 
 
