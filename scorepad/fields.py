@@ -157,6 +157,8 @@ class StrictCharField(serializers.CharField):
     the validator here says so in the schema)."""
 
     def __init__(self, **kwargs: Any) -> None:
+        if not kwargs.get("allow_blank", False):
+            kwargs.setdefault("min_length", 1)  # the schema says what "not blank" refuses
         super().__init__(**kwargs)
         self.validators.append(NO_NUL)
 
