@@ -225,6 +225,7 @@ class Table:
     with_number: bool
     bodies: list[dict[str, Any]]
     keys: list[str]
+    watch_token: str
     confirmed: list[int] = field(default_factory=list)  # deal numbers, in order
     replayed: int = 0
     gave_up: str = ""
@@ -245,34 +246,50 @@ class Stats:
                 self.odd.append(f"[{now():.1f} s] {odd}"[:300])
 
 
-def writer(table: Table, port: int, every: float, deadline: float, stats: Stats) -> None:
-    """The phone's outbox: one deal at a time, each sent until it is confirmed."""
-    path = f"/api/v1/sessions/{table.session_id}/deals/"
-    conn: http.client.HTTPConnection | None = None
-    next_at = time.monotonic() + every * table.index / 20
-    for n, (body, key) in enumerate(zip(table.bodies, table.keys, strict=True), start=1):
-        time.sleep(max(0.0, next_at - time.monotonic()))
-        next_at = time.monotonic() + every
+class Outbox:
+    """One table's phone: one keep-alive connection, each deal sent until confirmed."""
+
+    def __init__(self, table: Table, port: int, stats: Stats) -> None:
+        self.table, self.port, self.stats = table, port, stats
+        self.conn: http.client.HTTPConnection | None = None
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+        self.conn = None
+
+    def send(self, n: int, deadline: float, drop_first: bool = False) -> bool:
+        """Deal ``n`` (1-based) until a 201 (or a 409) says it is there; False when the
+        writer gives up (out of time, or a 4xx that no retry can mend). ``drop_first``:
+        the phone loses its first answer (the request is sent, the connection closed
+        before the answer is read), then sends the same request again at once."""
+        table, stats = self.table, self.stats
+        body = table.bodies[n - 1]
         payload = json.dumps({**body, "number": n} if table.with_number else body)
         headers = {"Authorization": f"Token {table.token}",
-                   "Content-Type": "application/json", "Idempotency-Key": key}
+                   "Content-Type": "application/json", "Idempotency-Key": table.keys[n - 1]}
+        path = f"/api/v1/sessions/{table.session_id}/deals/"
         wait = 0.2
         while True:
             if time.monotonic() > deadline:
                 table.gave_up = f"deal {n}: out of time"
-                return
+                return False
             try:
-                if conn is None:
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-                conn.request("POST", path, body=payload, headers=headers)
-                response = conn.getresponse()
+                if self.conn is None:
+                    self.conn = http.client.HTTPConnection("127.0.0.1", self.port,
+                                                           timeout=10)
+                self.conn.request("POST", path, body=payload, headers=headers)
+                if drop_first:
+                    drop_first = False
+                    self.close()
+                    stats.count("answer dropped by the client", retry=True)
+                    continue
+                response = self.conn.getresponse()
                 status, content = response.status, response.read()
                 was_replayed = response.getheader("Idempotent-Replayed") == "true"
             except (OSError, http.client.HTTPException) as e:
                 stats.count(type(e).__name__, retry=True)
-                if conn is not None:
-                    conn.close()
-                conn = None
+                self.close()
                 time.sleep(wait)
                 wait = min(wait * 2, 2.0)
                 continue
@@ -284,7 +301,7 @@ def writer(table: Table, port: int, every: float, deadline: float, stats: Stats)
                     stats.count("201 with another number",
                                 odd=f"table {table.index} deal {n}: 201 as number {number}")
                 table.confirmed.append(number)
-                break
+                return True
             text = content[:200].decode(errors="replace")
             if status == 409:
                 # With "number": deal n is there already, yet not under this key (the key
@@ -292,7 +309,7 @@ def writer(table: Table, port: int, every: float, deadline: float, stats: Stats)
                 # final check tells whether it is this body).
                 stats.count("409", odd=f"table {table.index} deal {n}: 409 {text}")
                 table.confirmed.append(n)
-                break
+                return True
             if status >= 500:
                 stats.count(str(status), retry=True,
                             odd="" if status in (502, 503, 504) else
@@ -302,9 +319,24 @@ def writer(table: Table, port: int, every: float, deadline: float, stats: Stats)
                 continue
             stats.count(str(status), odd=f"table {table.index} deal {n}: {status} {text}")
             table.gave_up = f"deal {n}: {status} {text}"
-            return
-    if conn is not None:
-        conn.close()
+            return False
+
+
+#: Deals whose first answer the phone loses (n % DROP_EVERY == DROP_AT): the retry races
+#: the first request, still running or committed, on the server.
+DROP_EVERY, DROP_AT = 15, 7
+
+
+def writer(table: Table, port: int, deals: int, every: float, deadline: float,
+           stats: Stats) -> None:
+    outbox = Outbox(table, port, stats)
+    next_at = time.monotonic() + every * table.index / 20
+    for n in range(1, deals + 1):
+        time.sleep(max(0.0, next_at - time.monotonic()))
+        next_at = time.monotonic() + every
+        if not outbox.send(n, deadline, drop_first=n % DROP_EVERY == DROP_AT):
+            break
+    outbox.close()
 
 
 # --- the faults ------------------------------------------------------------------------------
@@ -390,12 +422,14 @@ def make_tables(count: int, deals: int, label: str) -> list[Table]:
         session = services.session_start(group=group, user=user, preset="salzburg",
                                          overrides=None, seats=c.SEATS, dealer="Dominik")
         names = services.Names.of(session)
-        built, _state = c.build_deals(session, names, deals, start=i * 7)
+        # one more for the tail (the last deal while the cache refuses writes)
+        built, _state = c.build_deals(session, names, deals + 1, start=i * 7)
         tables.append(Table(
             index=i, session_id=session.pk, user_id=user.pk,
             token=Token.objects.create(user=user).key, with_number=i % 2 == 0,
             bodies=[names.deal_names(data) for data, _result in built],
-            keys=[f"faults-{label}-{i}-{n}" for n in range(1, deals + 1)]))
+            keys=[f"faults-{label}-{i}-{n}" for n in range(1, deals + 2)],
+            watch_token=services.watch_link_create(session=session)))
     return tables
 
 
@@ -432,6 +466,80 @@ def replay_mismatches(session: Any) -> list[str]:
             out.append("services.session_replay would change something")
         transaction.set_rollback(True)
     return out
+
+
+def get(port: int, path: str, headers: dict[str, str]) -> tuple[int, str, bytes]:
+    """One GET on a fresh connection: status, ETag, body."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.getheader("ETag") or "", response.read()
+    finally:
+        conn.close()
+
+
+def tail(tables: list[Table], port: int, deals: int, stats: Stats) -> list[str]:
+    """The last deal of every table while Redis refuses every write (its memory limit,
+    noeviction), so the new version cannot be cached; then, with the limit lifted,
+    every scoreboard polled with the ETag it had before that deal must show it (a 304
+    would be a stale scoreboard: the cache still naming the version before)."""
+    def paths(t: Table) -> dict[str, tuple[str, dict[str, str]]]:
+        return {"API scoreboard": (f"/api/v1/sessions/{t.session_id}/scoreboard",
+                                   {"Authorization": f"Token {t.token}"}),
+                "API watch scoreboard": (f"/api/v1/watch/{t.watch_token}/scoreboard", {}),
+                "watch board": (f"/watch/{t.watch_token}/board", {"HX-Request": "true"})}
+
+    before = {}
+    for t in tables:
+        for name, (path, headers) in paths(t).items():
+            status, etag, _ = get(port, path, headers)
+            before[t.index, name] = etag
+            if status != 200 or not etag:
+                return [f"table {t.index}: {name} answered {status} (ETag {etag!r}) before"]
+    redis_cli("config", "set", "maxmemory-policy", "noeviction")
+    redis_cli("config", "set", "maxmemory", "1")
+    try:
+        for t in tables:
+            if not t.gave_up:
+                Outbox(t, port, stats).send(deals + 1, time.monotonic() + 30)
+    finally:
+        redis_cli("config", "set", "maxmemory", "0")
+    lifted = time.monotonic()
+    time.sleep(2.5)  # longer than each process's 1 s memory of Redis reads
+
+    def stale_now(t: Table, name: str) -> str:
+        path, headers = paths(t)[name]
+        status, _etag, body = get(port, path, {**headers,
+                                               "If-None-Match": before[t.index, name]})
+        if status != 200:
+            return f"{status} to the ETag of before the last deal"
+        if name.startswith("API") and json.loads(body).get("next_number") != deals + 2:
+            return f"200, next_number {json.loads(body).get('next_number')} (not {deals + 2})"
+        return ""
+
+    stale: dict[tuple[int, str], str] = {}
+    for t in tables:
+        for name in paths(t):
+            if found := stale_now(t, name):
+                stale[t.index, name] = found
+    first = dict(stale)
+    # How long do they stay stale? Polled every 2 s, for at most 75 s (a cached version
+    # expires VERSION_SECONDS = 60 s after it was last written).
+    cleared: dict[tuple[int, str], float] = {}
+    while stale and time.monotonic() < lifted + 75:
+        time.sleep(2)
+        for t in tables:
+            for name in paths(t):
+                if (t.index, name) in stale and not stale_now(t, name):
+                    del stale[t.index, name]
+                    cleared[t.index, name] = time.monotonic() - lifted
+    report = []
+    for (index, name), what in first.items():
+        until = (f"fresh {cleared[index, name]:.0f} s after the limit was lifted"
+                 if (index, name) in cleared else "still stale after 75 s")
+        report.append(f"table {index}: {name} answered {what}; {until}")
+    return report
 
 
 @dataclass
@@ -539,8 +647,8 @@ def main() -> None:
         stats = Stats()
         start = time.monotonic()
         deadline = start + args.limit
-        threads = [threading.Thread(target=writer, args=(t, server.port, args.every,
-                                                          deadline, stats))
+        threads = [threading.Thread(target=writer, args=(t, server.port, args.deals,
+                                                          args.every, deadline, stats))
                    for t in tables]
         for th in threads:
             th.start()
@@ -556,6 +664,8 @@ def main() -> None:
         injector.join(timeout=60)
         # Everything up again for the check (a fault may have been mid-way).
         redis_cli("config", "set", "maxmemory", "0")
+        say("the last deal of every table while Redis refuses writes")
+        stale = tail(tables, server.port, args.deals, stats)
         verdict = check(tables, server.port)
     finally:
         server.stop()
@@ -566,8 +676,9 @@ def main() -> None:
     log = server.log.read_text(errors="replace")
     written = sum(len(t.confirmed) for t in tables)
     print()
-    print(f"deals written: {written} of {args.tables * args.deals} "
-          f"({args.tables} tables x {args.deals}) in {writing:.1f} s; "
+    print(f"deals written: {written} of {args.tables * (args.deals + 1)} "
+          f"({args.tables} tables x {args.deals} under the faults + 1 with the cache full; "
+          f"the faults in {writing:.1f} s); "
           f"answers replayed for a retried key: {sum(t.replayed for t in tables)}")
     print("faults injected:")
     for f in faults:
@@ -592,8 +703,14 @@ def main() -> None:
           f"{verdict.board}   writers gave up: {gave_up}   faults not run: {skipped}")
     for line in verdict.details[:30]:
         print("  !", line)
-    bad = (verdict.lost or verdict.doubled or verdict.gaps or verdict.wrong_body
-           or verdict.key_problems or verdict.replay or verdict.board or gave_up or skipped)
+    print(f"stale scoreboards after a deal the cache could not take: {len(stale)} "
+          f"(of {3 * len(tables)} polled), still stale after 75 s: "
+          f"{sum('still stale' in line for line in stale)}")
+    for line in stale[:6]:
+        print("  !", line)
+    bad = (any("still stale" in line for line in stale) or verdict.lost or verdict.doubled
+           or verdict.gaps or verdict.wrong_body or verdict.key_problems
+           or verdict.replay or verdict.board or gave_up or skipped)
     print("RESULT:", "FAILED" if bad else "nothing lost, nothing doubled, scores replay")
     sys.exit(1 if bad else 0)
 
