@@ -25,8 +25,14 @@ so for them only the idempotency key stands between a retry and a doubled deal.
 Meanwhile, each with a pause between: ``kill -9`` of a gunicorn worker (three times), of
 the master (then gunicorn is started again, as systemd would), a PostgreSQL stop and start
 (fast shutdown) and one crash-like stop (``-m immediate``: recovery from the WAL), Redis
-shut down and started again empty, and Redis at its memory limit with ``noeviction``
-(every write refused for a few seconds).
+shut down and started again empty, Redis at its memory limit with ``noeviction`` (every
+write refused for a few seconds), and Redis frozen (SIGSTOP) with its data kept. Besides,
+the phone loses the first answer of every 15th deal (sends, then drops the connection)
+and sends the same request again at once: the retry races the first on the server.
+
+Then the tail: one more deal per table while Redis refuses every write; with the limit
+lifted, each scoreboard (the API's, the API watch link's, the watch board) is polled with
+the ETag it had before that deal, every 2 s until it shows the deal (at most 75 s).
 
 At the end, from the database: every table has exactly the deals its writer saw
 confirmed, numbered 1..N without gaps, each the body sent with its key (none doubled,
@@ -229,6 +235,7 @@ class Table:
     confirmed: list[int] = field(default_factory=list)  # deal numbers, in order
     replayed: int = 0
     gave_up: str = ""
+    waits: list[float] = field(default_factory=list)  # seconds from first send to 201
 
 
 class Stats:
@@ -269,7 +276,7 @@ class Outbox:
         headers = {"Authorization": f"Token {table.token}",
                    "Content-Type": "application/json", "Idempotency-Key": table.keys[n - 1]}
         path = f"/api/v1/sessions/{table.session_id}/deals/"
-        wait = 0.2
+        wait, began = 0.2, time.monotonic()
         while True:
             if time.monotonic() > deadline:
                 table.gave_up = f"deal {n}: out of time"
@@ -301,6 +308,7 @@ class Outbox:
                     stats.count("201 with another number",
                                 odd=f"table {table.index} deal {n}: 201 as number {number}")
                 table.confirmed.append(number)
+                table.waits.append(time.monotonic() - began)
                 return True
             text = content[:200].decode(errors="replace")
             if status == 409:
@@ -379,6 +387,17 @@ def faults_for(server: Server, pause: float) -> list[Fault]:
         redis_cli("config", "set", "maxmemory", "0")
         return f"maxmemory 1 byte, noeviction, {pause:g} s (a SET answered: {refused!r})"
 
+    def redis_frozen() -> str:
+        info = redis_cli("info", "server")
+        pid = int(next(line.split(":")[1] for line in info.splitlines()
+                       if line.startswith("process_id:")))
+        os.kill(pid, signal.SIGSTOP)  # our redis-server on 6380, by its id
+        try:
+            time.sleep(pause)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        return f"redis-server {pid} stopped (SIGSTOP) for {pause:g} s, then continued"
+
     return [
         Fault(3, "kill -9 a gunicorn worker", lambda: server.kill_worker(0)),
         Fault(7, "PostgreSQL stop + start", pg_restart),
@@ -388,6 +407,7 @@ def faults_for(server: Server, pause: float) -> list[Fault]:
         Fault(31, "Redis at its memory limit (noeviction)", redis_full),
         Fault(37, "PostgreSQL crash (stop -m immediate) + start", pg_crash),
         Fault(44, "kill -9 a gunicorn worker", lambda: server.kill_worker(0)),
+        Fault(50, "Redis frozen (SIGSTOP, its data kept)", redis_frozen),
     ]
 
 
@@ -684,6 +704,11 @@ def main() -> None:
     for f in faults:
         when = f"{f.started:5.1f}-{f.ended:5.1f} s" if f.started else "   not run  "
         print(f"  {when}  {f.name}: {f.note}")
+    waits = sorted(w for t in tables for w in t.waits)
+    if waits:
+        print(f"seconds from a deal's first send to its 201: median "
+              f"{waits[len(waits) // 2]:.3f}, p99 {waits[int(0.99 * len(waits))]:.2f}, "
+              f"max {waits[-1]:.2f}")
     print(f"retries: {stats.retries}")
     print("answers and errors seen by the writers: "
           + ", ".join(f"{k} {v}" for k, v in sorted(stats.answers.items())))
