@@ -31,7 +31,8 @@ the phone loses the first answer of every 15th deal (sends, then drops the conne
 and sends the same request again at once: the retry races the first on the server.
 
 Then the tail: one more deal per table while Redis refuses every write; with the limit
-lifted, each scoreboard (the API's, the API watch link's, the watch board) is polled with
+lifted, each scoreboard (the API's, the API watch link's, the watch board without and with
+its poll grant) is polled with
 the ETag it had before that deal, every 2 s until it shows the deal (at most 75 s).
 
 At the end, from the database: every table has exactly the deals its writer saw
@@ -47,9 +48,11 @@ mismatched, or a writer gave up.
 from __future__ import annotations
 
 import argparse
+import html
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -504,11 +507,20 @@ def tail(tables: list[Table], port: int, deals: int, stats: Stats) -> list[str]:
     noeviction), so the new version cannot be cached; then, with the limit lifted,
     every scoreboard polled with the ETag it had before that deal must show it (a 304
     would be a stale scoreboard: the cache still naming the version before)."""
+    granted: dict[int, str] = {}  # the board's URL with its poll grant, from the page
+    for t in tables:
+        _status, _etag, page = get(port, f"/watch/{t.watch_token}/", {})
+        found = re.search(r'hx-get="([^"]*/board\?[^"]*)"', page.decode())
+        granted[t.index] = html.unescape(found.group(1)) if found else ""
+
     def paths(t: Table) -> dict[str, tuple[str, dict[str, str]]]:
-        return {"API scoreboard": (f"/api/v1/sessions/{t.session_id}/scoreboard",
-                                   {"Authorization": f"Token {t.token}"}),
-                "API watch scoreboard": (f"/api/v1/watch/{t.watch_token}/scoreboard", {}),
-                "watch board": (f"/watch/{t.watch_token}/board", {"HX-Request": "true"})}
+        out = {"API scoreboard": (f"/api/v1/sessions/{t.session_id}/scoreboard",
+                                  {"Authorization": f"Token {t.token}"}),
+               "API watch scoreboard": (f"/api/v1/watch/{t.watch_token}/scoreboard", {}),
+               "watch board": (f"/watch/{t.watch_token}/board", {"HX-Request": "true"})}
+        if granted[t.index]:
+            out["watch board with its grant"] = (granted[t.index], {"HX-Request": "true"})
+        return out
 
     before = {}
     for t in tables:
@@ -729,7 +741,7 @@ def main() -> None:
     for line in verdict.details[:30]:
         print("  !", line)
     print(f"stale scoreboards after a deal the cache could not take: {len(stale)} "
-          f"(of {3 * len(tables)} polled), still stale after 75 s: "
+          f"(of {4 * len(tables)} polled), still stale after 75 s: "
           f"{sum('still stale' in line for line in stale)}")
     for line in stale[:6]:
         print("  !", line)
