@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint check clean bench bench-soak
+.PHONY: install run test lint check clean bench bench-soak bench-faults
 
 # Install into .venv once, again whenever pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -48,6 +48,10 @@ bench: install
 # The full soak: 50 tables, 200 watchers, one minute.
 bench-soak: install
 	$(PY) bench/soak.py --duration 60
+
+# Faults under load (as root; its own PostgreSQL on 5433 and Redis on 6380): nothing lost.
+bench-faults: install
+	$(PY) bench/faults.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis staticfiles test-db.sqlite3
