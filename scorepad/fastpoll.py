@@ -177,6 +177,14 @@ def _raise_to(session_id: int, version: int, entries: Mapping[str, Any] | None =
                 backend.set_many(dict(entries), seconds)
     except Exception:  # the cache is a shortcut: polls fall back to the database
         log.warning("could not cache the version of session %s", session_id, exc_info=True)
+        # A version left behind would answer 304 to the old ETag until it expires:
+        # drop it instead (Redis deletes at its memory limit, where it refuses writes).
+        forget(key)
+        try:
+            backend.delete(key)
+        except Exception:
+            log.warning("could not drop the cached version of session %s", session_id,
+                        exc_info=True)
 
 
 def publish_version(session_id: int, version: int, entries: Mapping[str, Any] | None = None,

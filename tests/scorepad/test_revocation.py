@@ -260,3 +260,25 @@ def test_a_revoked_watch_link_ends_or_stays_whole(mode, table, anna, refuse):
     else:
         assert answer.status_code == 503
         assert type(table).objects.get(pk=table.pk).watch_token == token
+
+
+def test_a_deal_recorded_while_the_cache_is_full_leaves_no_stale_version(table, anna,
+                                                                         refuse):
+    """Found by bench/faults.py: after a deal recorded while Redis refused writes, the
+    polls kept answering 304 to the old ETag for a minute, since the cached version
+    could not be raised. A version that cannot be raised is dropped (deleting works at
+    Redis's memory limit), so the polls ask the database."""
+    from scorepad import fastpoll
+
+    from .factories import played, record
+
+    phone = Client()
+    phone.force_login(anna)
+    board = f"/api/v1/sessions/{table.pk}/scoreboard"
+    before = phone.get(board)
+    assert fastpoll.get_many([fastpoll._version_key(table.pk)])  # the version is cached
+    refuse("full")
+    record(table, anna, played("Anna", {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}))
+    after = phone.get(board, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert after.json()["scores"] != before.json()["scores"]
