@@ -136,6 +136,9 @@ class ShapeSchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]
 #: What DRF's CharField refuses in any text, as a pattern the schema can state: NUL (it
 #: refuses lone surrogates too, which a pattern cannot name so that generators follow it).
 NO_NUL = RegexValidator(r"^[^\x00]*$")
+#: The same for a text that may not be blank: DRF trims blanks first, so a text of blanks
+#: alone is refused as blank; the pattern says so (something besides blanks, no NUL).
+NOT_BLANK = RegexValidator(f"^[^\\x00]*[^{_BLANK}\\x00][^\\x00]*$")
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -157,10 +160,12 @@ class StrictCharField(serializers.CharField):
     the validator here says so in the schema)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        if not kwargs.get("allow_blank", False):
+        blank_refused = not kwargs.get("allow_blank", False)
+        if blank_refused:
             kwargs.setdefault("min_length", 1)  # the schema says what "not blank" refuses
         super().__init__(**kwargs)
-        self.validators.append(NO_NUL)
+        self.validators.append(NOT_BLANK if blank_refused and self.trim_whitespace
+                               else NO_NUL)
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
