@@ -29,7 +29,7 @@ class Names:
 
     @classmethod
     def of(cls, session: Session) -> Names:
-        """The seated players in seat order: from the shared cache (scorepad.caching),
+        """The seated players in seat order: from the shared cache (scorepad.cache.logins),
         else one query."""
 
         def read() -> dict[str, str]:
@@ -109,7 +109,7 @@ def names_key(session_id: int) -> str:
 
 
 #: Seconds a session's names stay cached without use (they are kept true: a rename
-#: forgets them, scorepad.caching.forget_names).
+#: forgets them, scorepad.cache.logins.forget_names).
 NAMES_SECONDS = 6 * 3600
 
 

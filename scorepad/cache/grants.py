@@ -127,7 +127,7 @@ def forget(key: str) -> None:
 
 def get_many(keys: list[str]) -> dict[str, Any]:
     """The cache's get_many; on Redis from the primary (a replica may lag behind a write),
-    in one MGET (scorepad.redis_cache keeps one client per server)."""
+    in one MGET (scorepad.cache.backend keeps one client per server)."""
     backend = _cache()
     if not isinstance(backend, RedisCache):
         return dict(backend.get_many(keys))
@@ -257,7 +257,7 @@ def _db_bump(key: str) -> int:
     statement (an upsert, on SQLite and PostgreSQL alike)."""
     from django.db import connection
 
-    from .models import AccessGeneration
+    from ..models import AccessGeneration
 
     table = connection.ops.quote_name(AccessGeneration._meta.db_table)
     key_column, number = (connection.ops.quote_name(c) for c in ("key", "number"))
@@ -271,7 +271,7 @@ def _db_bump(key: str) -> int:
 
 def _db_numbers(keys: list[str]) -> dict[str, int]:
     """The database's numbers for ``keys`` in one query (0 where there is no row)."""
-    from .models import AccessGeneration
+    from ..models import AccessGeneration
 
     found = dict(AccessGeneration.objects.filter(key__in=keys).values_list("key", "number"))
     return {k: int(found.get(k, 0)) for k in keys}
@@ -428,7 +428,7 @@ def _member_row(session_id: int, user_id: int, auth: str) -> tuple[int, str | No
     password is not the one the grant's login was made with (``auth``)."""
     from django.contrib.auth import get_user_model
 
-    from .models import Membership, Session
+    from ..models import Membership, Session
 
     users = get_user_model().objects.filter(pk=user_id)
     role = Membership.objects.filter(group_id=OuterRef("group_id"), user_id=user_id
@@ -506,7 +506,7 @@ def check_user(request: Any, session_id: int, fresh: bool = False) -> Pass | Non
 
 def check_watch(request: Any, token: str, fresh: bool = False) -> Pass | None:
     """The poll of a watch link by its grant, or None: do the full check."""
-    from .models import Session
+    from ..models import Session
 
     found = _payload(request)
     if found is None:
@@ -713,7 +713,7 @@ def connect() -> None:
     from django.contrib.auth.signals import user_logged_out
     from django.db.models.signals import post_delete, post_save
 
-    from .models import Membership
+    from ..models import Membership
 
     def membership_changed(sender: Any, instance: Any, created: bool = False,
                            **kwargs: Any) -> None:
@@ -746,7 +746,7 @@ def connect() -> None:
     from rest_framework.authtoken.models import Token
 
     def token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
-        bump(user_key(instance.user_id))  # a cached token (scorepad.caching) stops at once
+        bump(user_key(instance.user_id))  # a cached token (scorepad.cache.logins) stops at once
 
     post_delete.connect(token_deleted, sender=Token, weak=False,
                         dispatch_uid="fastpoll-token-delete")

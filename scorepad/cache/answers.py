@@ -2,7 +2,7 @@
 render each version of a scoreboard once.
 
 A poll first learns the session's version: from the cache, with a signed grant in the
-polled URL standing for the login, without any query (``fastpoll``); else with one small
+polled URL standing for the login, without any query (``grants``); else with one small
 query (``access.poll_for`` or ``services.watch_version``). The ETag is made of the session
 id, that version and whatever else changes the answer (format, language, role). When the
 client has it: 304, nothing loaded or rendered. Otherwise the answer is built once per
@@ -74,10 +74,10 @@ def polled(request: Any, etag: str, render: Callable[[], tuple[str, bytes, str]]
     cached body for that ETag, or ``render()`` → (etag of what was rendered, body, content
     type), which may be newer than ``etag`` if a deal was recorded meanwhile (it is cached
     under its own ETag, so nothing is ever filed under the wrong version). ``finish``
-    turns the cached body into this answer's (fastpoll: its own grant)."""
+    turns the cached body into this answer's (grants: its own grant)."""
     if not force and client_has(request, etag):
         return _headers(HttpResponse(status=304), etag, secret_url)
-    from .fastpoll import get_many
+    from .grants import get_many
 
     local = _local_cache()
     hit = None if local else _bodies.get(etag)

@@ -6,19 +6,19 @@ entry is kept true.
   (``services.player_rename`` forgets the entries of every session the player sits in,
   after its commit).
 - **API tokens** (``tk:<digest of the token>``): the token's user, as read from the
-  database, with the user's access generation (``fastpoll.user_key``) of that moment. An
+  database, with the user's access generation (``grants.user_key``) of that moment. An
   entry counts only while the generation is still the current one (the cache's copy, or
   the database's number when the cache has none): a revoked or rotated token (its
   deletion bumps the generation), a password change, a deactivated account or a log-out
   everywhere take effect on the next request, as without the cache, also when the cache
-  takes no writes (``fastpoll.bump``).
+  takes no writes (``grants.bump``).
 - **Logged-in users** (``us:<user id>``): the account a login session names, as read
   from the database, under the user's access generation of that moment (every change to
   the account bumps it; a change of ``last_login`` alone forgets the entry). Django's own
   check of the session against the password hash runs on it as on a user read from the
   database. The login sessions themselves are Django's ``cached_db`` sessions (settings).
 
-Only used when every process sees the same cache (``fastpoll.shared()``); else every
+Only used when every process sees the same cache (``grants.shared()``); else every
 answer comes from the database as before.
 """
 
@@ -30,8 +30,8 @@ from typing import Any
 
 from django.core.cache import caches
 
-from . import fastpoll
-from .loaded import names_key
+from ..loaded import names_key
+from . import grants
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def forget_names(session_ids: Any) -> None:
         except Exception:
             log.warning("could not forget names", exc_info=True)
 
-    fastpoll.after_commit(run)
+    grants.after_commit(run)
 
 
 # --- logged-in users --------------------------------------------------------------------
@@ -82,28 +82,28 @@ def session_user(request: Any) -> Any:
     from django.contrib import auth
     from django.utils.crypto import constant_time_compare
 
-    if not fastpoll.shared():
+    if not grants.shared():
         return auth.get_user(request)
     session = request.session
     user_id = session.get(auth.SESSION_KEY)
     if user_id is None or session.get(auth.BACKEND_SESSION_KEY) not in \
             settings.AUTHENTICATION_BACKENDS:
         return auth.get_user(request)
-    key, generation = user_key(user_id), fastpoll.user_key(user_id)
+    key, generation = user_key(user_id), grants.user_key(user_id)
     try:
-        got = fastpoll.get_many([key, generation])
+        got = grants.get_many([key, generation])
     except Exception:
         log.warning("could not read the cache", exc_info=True)
         return auth.get_user(request)
     entry = got.get(key)
     if isinstance(entry, tuple) and len(entry) == 2 \
-            and fastpoll.current(got, [generation]) == [entry[0]]:
+            and grants.current(got, [generation]) == [entry[0]]:
         user = entry[1]
         session_hash = session.get(auth.HASH_SESSION_KEY)
         if session_hash and constant_time_compare(session_hash, user.get_session_auth_hash()):
             return user
     # read under the generation of now: a change committed meanwhile bumps it
-    before = fastpoll.generations(generation)
+    before = grants.generations(generation)
     user = auth.get_user(request)
     if before is not None and user.is_authenticated and str(user.pk) == str(user_id):
         _set(key, (before[0], user))
@@ -119,7 +119,7 @@ def forget_user(user_id: object) -> None:
         except Exception:
             log.warning("could not forget a user", exc_info=True)
 
-    fastpoll.after_commit(run)
+    grants.after_commit(run)
 
 
 def connect() -> None:
@@ -148,17 +148,17 @@ def token_user(key: str, session_id: int | None = None, ahead: dict[str, Any] | 
                ) -> tuple[Any, Any] | None:
     """(user, token) of a cached token whose user's access generation still holds.
 
-    ``session_id``: the request is about this session; what fastpoll.member_of reads
-    for it is read in the same round trip and put into ``ahead`` (``fastpoll.AHEAD``)."""
-    if not fastpoll.shared():
+    ``session_id``: the request is about this session; what grants.member_of reads
+    for it is read in the same round trip and put into ``ahead`` (``grants.AHEAD``)."""
+    if not grants.shared():
         return None
     tk = token_key(key)
     owner = _owners.get(tk)  # a token belongs to one user forever: ask both at once
-    keys = [tk] if owner is None else [tk, fastpoll.user_key(owner)]
+    keys = [tk] if owner is None else [tk, grants.user_key(owner)]
     also = ([] if owner is None or session_id is None or ahead is None
-            else fastpoll.member_keys(owner, session_id))
+            else grants.member_keys(owner, session_id))
     try:
-        got = fastpoll.get_many(keys + also)
+        got = grants.get_many(keys + also)
     except Exception:
         log.warning("could not read the cache", exc_info=True)
         return None
@@ -173,7 +173,7 @@ def token_user(key: str, session_id: int | None = None, ahead: dict[str, Any] | 
             _owners.clear()
         _owners[tk] = user.pk
         got = {}
-    if fastpoll.current(got, [fastpoll.user_key(user.pk)]) != [generation]:
+    if grants.current(got, [grants.user_key(user.pk)]) != [generation]:
         return None
     return user, token
 
@@ -189,9 +189,9 @@ def remember_token(key: str, user: Any, token: Any, read_again: Any) -> None:
     """Cache ``key``'s (user, token), read from the database. The user's generation is
     read first and the token then read again (``read_again()``: still valid?), so a
     revocation committed meanwhile can never be cached as valid."""
-    if not fastpoll.shared():
+    if not grants.shared():
         return
-    generations = fastpoll.generations(fastpoll.user_key(user.pk))
+    generations = grants.generations(grants.user_key(user.pk))
     if generations is None or not read_again():
         return
     _set(token_key(key), (generations[0], user, token))
