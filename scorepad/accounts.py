@@ -45,7 +45,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import ngettext
 from rest_framework.authtoken.models import Token
 
-from .cache import grants
+from .cache import backend, grants
 from .errors import FieldProblem, InputError
 from .models import Registration
 
@@ -133,7 +133,7 @@ def _forget_sessions(keys: list[str]) -> None:
     try:
         cache.delete_many(cached)
         left = cache.get_many(cached)
-    except Exception as e:
+    except backend.ERRORS as e:
         raise grants.CacheRefused("login sessions") from e
     if left:
         raise grants.CacheRefused("login sessions")
@@ -141,10 +141,10 @@ def _forget_sessions(keys: list[str]) -> None:
     def again() -> None:
         try:
             cache.delete_many(cached)
-        except Exception:
+        except backend.ERRORS:
             log.warning("could not forget ended login sessions", exc_info=True)
 
-    grants.after_commit(again)
+    backend.after_commit(again)
 
 
 def token_rotate(*, user: Any) -> str:

@@ -49,10 +49,10 @@ def _test_settings(request: pytest.FixtureRequest) -> None:
     from django.core.cache import cache
 
     cache.clear()
-    from scorepad.cache import answers, grants
+    from scorepad.cache import answers, backend, grants, versions
 
     answers._bodies.clear()  # what each process keeps beside a shared cache
-    grants._local.clear()
+    versions._local.clear()
     grants._verified.clear()
     # The fast poll's cache follows writes after their commit; a test inside one
     # rolled-back transaction never commits, so there it follows at once. Tests on a
@@ -61,7 +61,7 @@ def _test_settings(request: pytest.FixtureRequest) -> None:
     transactional = "transactional_db" in request.fixturenames or bool(
         marker and marker.kwargs.get("transaction"))
     if not transactional:
-        request.getfixturevalue("monkeypatch").setattr(grants, "after_commit",
+        request.getfixturevalue("monkeypatch").setattr(backend, "after_commit",
                                                        lambda fn: fn())
     settings.STORAGES = {
         **settings.STORAGES,

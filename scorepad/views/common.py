@@ -7,7 +7,6 @@ again.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import secrets
 from typing import Any
@@ -18,7 +17,7 @@ from django.urls import reverse
 
 from .. import accounts, games, htmx_answers, services
 from ..access import WRITERS, role_in
-from ..cache import grants
+from ..cache import backend, grants
 from ..games.base import mode_of
 from ..ids import parse_id
 from ..loaded import Loaded
@@ -185,11 +184,7 @@ def reused_page(request: HttpRequest, session_id: int) -> HttpResponse | None:
     member = grants.member_of(request.user, session_id)
     if member is None:
         return None
-    key = _page_key(request, session_id, member.version, member.role)
-    try:
-        body = grants.get_many([key]).get(key)
-    except Exception:  # the cache is a shortcut
-        return None
+    body = backend.get(_page_key(request, session_id, member.version, member.role))
     if not isinstance(body, bytes):
         return None
     grant = member.grant(session_id, request.user.pk, grants.auth_tag(request))
@@ -213,21 +208,14 @@ def _session_page(request: HttpRequest, loaded: Loaded, game: games.Game, role: 
     """The session page rendered once per version (and language and role) and reused
     (``reused_page``): each answer only puts in its own CSRF token, idempotency key and
     poll grant. A page with messages to show is rendered for this request alone."""
-    from django.core.cache import cache
-
     if not _reusable(request):
         return _render_session(request, loaded, game, role)
     session = loaded.session
     key = _page_key(request, session.pk, session.version, role)
-    body = None
-    try:
-        body = grants.get_many([key]).get(key)
-    except Exception:  # the cache is a shortcut
-        body = None
+    body = backend.get(key)
     if not isinstance(body, bytes):
         body = _render_session(request, loaded, game, role, marks=True).content
-        with contextlib.suppress(Exception):
-            cache.set(key, body, PAGE_SECONDS)
+        backend.put(key, body, PAGE_SECONDS)
     grant = grants.user_grant(session.pk, session.group_id, request.user.pk, str(role),
                                 grants.auth_tag(request))
     return _filled(request, body, grant)

@@ -601,7 +601,7 @@ def test_a_login_elsewhere_keeps_this_phone_logged_in_with_its_account_read_agai
     assert is_logged_in(phone)
     from django.core.cache import cache
 
-    from scorepad.cache.logins import user_key
+    from scorepad.cache.logins import account_key
 
-    assert cache.get(user_key(anna.pk)) is None or \
-        cache.get(user_key(anna.pk))[1].last_login == anna.last_login
+    assert cache.get(account_key(anna.pk)) is None or \
+        cache.get(account_key(anna.pk))[1].last_login == anna.last_login

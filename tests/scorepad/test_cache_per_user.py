@@ -41,11 +41,11 @@ PER_ANSWER = [
 def _cleared() -> None:
     from django.core.cache import cache
 
-    from scorepad.cache import answers, grants
+    from scorepad.cache import answers, grants, versions
 
     cache.clear()
     answers._bodies.clear()
-    grants._local.clear()
+    versions._local.clear()
     grants._verified.clear()
 
 

@@ -260,14 +260,14 @@ def test_a_long_evening_of_short_games_keeps_every_game_and_pages_them(owner):
 
 
 def test_a_token_and_the_members_role_are_read_in_one_round_trip(owner, session, monkeypatch):
-    from scorepad.cache import grants
+    from scorepad.cache import backend
 
     api = api_client(owner)
     board = f"/api/v1/sessions/{session.pk}/scoreboard"
     for _ in range(3):
         etag = api.get(board)["ETag"]
     calls = []
-    real = grants.get_many
-    monkeypatch.setattr(grants, "get_many", lambda keys: calls.append(keys) or real(keys))
+    real = backend.get_many
+    monkeypatch.setattr(backend, "get_many", lambda keys: calls.append(keys) or real(keys))
     assert api.get(board, HTTP_IF_NONE_MATCH=etag).status_code == 304
     assert len(calls) == 1  # the token, the user's generation, the role, the version

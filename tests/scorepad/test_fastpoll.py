@@ -14,7 +14,7 @@ from django.db import transaction
 from django.test import Client
 
 from scorepad import services
-from scorepad.cache import grants
+from scorepad.cache import grants, versions
 
 from .factories import EVEN, member, played, record, user
 
@@ -120,8 +120,8 @@ def test_every_write_that_changes_the_scoreboard_ends_the_304s(phone, table, ann
 
 
 def test_the_cached_version_never_goes_back():
-    grants._raise_to(99, 5)
-    grants._raise_to(99, 3)  # a late writer or a poll that read before the commit
+    versions.raise_to(99, 5)
+    versions.raise_to(99, 3)  # a late writer or a poll that read before the commit
     assert cache.get("sv:99") == 5
 
 
@@ -130,7 +130,7 @@ def test_the_cache_learns_a_version_only_after_its_commit(anna):
     from .factories import group_with, session_at
 
     table = session_at(group_with(anna), anna)
-    grants._raise_to(table.pk, table.version)
+    versions.raise_to(table.pk, table.version)
     with transaction.atomic():
         record(table, anna, played("Anna", EVEN))
         assert cache.get(f"sv:{table.pk}") == 0  # not committed: polls keep the old one
