@@ -276,7 +276,9 @@ class RedisCache(BaseCache):
         return bool(self.client.delete(self._key(key, version)))
 
     def get_many(self, keys: Iterable[Any], version: int | None = None) -> dict[Any, Any]:
-        named = {self._key(key, version): key for key in keys}
+        # the polls' every read: keys made without memcached's key warnings (a loop over
+        # each character), as the fast path always read them
+        named = {self.make_key(key, version=version): key for key in keys}
         if not named:
             return {}
         values = self.client.mget(list(named))

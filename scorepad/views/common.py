@@ -178,7 +178,7 @@ def reused_page(request: HttpRequest, session_id: int) -> HttpResponse | None:
     member's role and the session's version from the shared cache (grants.member_of,
     kept true by the access generations), the page from the cache; None: render it
     (``render_session``)."""
-    if (not grants.shared() or htmx_target(request) is not None
+    if (not backend.shared() or htmx_target(request) is not None
             or htmx_answers.wants_table(request) or not _reusable(request)):
         return None
     member = grants.member_of(request.user, session_id)
