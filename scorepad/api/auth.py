@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework.authentication import TokenAuthentication
 
-from scorepad.cache import grants, logins
+from scorepad.cache import logins
 from scorepad.ids import parse_id
 
 
@@ -15,7 +15,8 @@ class CachedTokenAuthentication(TokenAuthentication):
     generation holds: a revoked token, a password change or a deactivated account take
     effect on the next request, as without the cache. For a request about a session
     (its URL names ``session_id``) the member's role and the session's version are read
-    in the same round trip (grants.Ahead)."""
+    in the same round trip, kept on this authenticator (DRF makes one per request) as
+    ``ahead`` for the view (``request.successful_authenticator``)."""
 
     session_id: int | None = None
     ahead: dict[str, Any] | None = None
@@ -24,8 +25,6 @@ class CachedTokenAuthentication(TokenAuthentication):
         kwargs = (getattr(request, "parser_context", None) or {}).get("kwargs") or {}
         self.session_id = parse_id(kwargs.get("session_id"))
         self.ahead = {}
-        # kept on this request alone: read at the moment of the token's check
-        setattr(request._request, grants.AHEAD, self.ahead)
         return super().authenticate(request)  # type: ignore[no-any-return]
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:

@@ -417,10 +417,11 @@ class Member:
                                   self.user_generation, self.group_generation, auth)
 
 
-def check_member(user: Any, session_id: int, request: Any = None) -> tuple[int, str] | None:
+def check_member(user: Any, session_id: int, ahead: Mapping[str, Any] | None = None
+                 ) -> tuple[int, str] | None:
     """(version, role) of a logged-in member's session from the cache (``member_of``);
     None: ask the database (``remember_member`` afterwards)."""
-    found = member_of(user, session_id, request)
+    found = member_of(user, session_id, ahead)
     return None if found is None else (found.version, found.role)
 
 
@@ -434,29 +435,26 @@ def member_keys(user_id: int, session_id: int) -> list[str]:
     return keys
 
 
-#: Where a request keeps cache entries read ahead in its first round trip (the API
-#: token's, api.auth): ``{key: value or None}``.
-AHEAD = "schreiber_cache_ahead"
-
-
-def _ahead(request: Any, keys: list[str]) -> dict[str, Any] | None:
-    """The entries ``keys`` as this request read them ahead (at the moment of its token
-    check, so just as current as a second round trip now), if it read them all."""
-    values = getattr(getattr(request, "_request", request), AHEAD, None)
-    if not isinstance(values, dict) or any(k not in values for k in keys):
+def _ahead(ahead: Mapping[str, Any] | None, keys: list[str]) -> dict[str, Any] | None:
+    """The entries ``keys`` as the request read them ahead (``{key: value or None}``, at
+    the moment of its token check, so just as current as a second round trip now), if it
+    read them all."""
+    if ahead is None or any(k not in ahead for k in keys):
         return None
-    return {k: values[k] for k in keys if values[k] is not None}
+    return {k: ahead[k] for k in keys if ahead[k] is not None}
 
 
-def member_of(user: Any, session_id: int, request: Any = None) -> Member | None:
+def member_of(user: Any, session_id: int, ahead: Mapping[str, Any] | None = None
+              ) -> Member | None:
     """A logged-in member's session from the cache, while the user's and the group's
     access generations are those the role was read under; None: ask the database.
-    ``request``: its entries read ahead are used if they cover these (``_ahead``)."""
+    ``ahead``: entries the request read ahead (the API token's check,
+    ``logins.token_user``), used if they cover these."""
     if not shared() or not getattr(user, "is_authenticated", False):
         return None
     keys = member_keys(user.pk, session_id)
     known = _groups.get(session_id)
-    got = _ahead(request, keys)
+    got = _ahead(ahead, keys)
     if got is None:
         got = backend.get_many(keys)
         if got is None:
@@ -501,13 +499,13 @@ def remember_member(user: Any, session_id: int, version: int, role: str, group_i
 
 
 def member(user: Any, session_id: int, read: Callable[[], tuple[int, str, int]],
-           request: Any = None) -> tuple[int, str]:
+           ahead: Mapping[str, Any] | None = None) -> tuple[int, str]:
     """(version, role) of a member's session: from the cache (``check_member``; with the
-    entries ``request`` read ahead), else ``read()`` → (version, role, group id) from the
+    entries read ``ahead``), else ``read()`` → (version, role, group id) from the
     database (it raises 404/403), then cached under the generations read before it. The
     first time a process meets the session it does not know its group yet: it reads once
     more, under the generations."""
-    found = check_member(user, session_id, request)
+    found = check_member(user, session_id, ahead)
     if found is not None:
         return found
     before = member_generations(user, session_id)

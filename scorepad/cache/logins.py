@@ -110,7 +110,7 @@ def token_user(key: str, session_id: int | None = None, ahead: dict[str, Any] | 
     """(user, token) of a cached token whose user's access generation still holds.
 
     ``session_id``: the request is about this session; what grants.member_of reads
-    for it is read in the same round trip and put into ``ahead`` (``grants.AHEAD``)."""
+    for it is read in the same round trip and put into ``ahead`` (``grants.member_of``)."""
     if not backend.shared():
         return None
     tk = token_key(key)

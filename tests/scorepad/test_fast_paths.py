@@ -64,8 +64,8 @@ def test_a_removed_member_loses_the_cached_scoreboard_at_once(owner, session):
         assert api.get(board).status_code == 200
     services.member_remove(group=session.group, user=bert)
     assert api.get(board).status_code == 404
-    # what a token request read ahead (grants.AHEAD) belongs to it alone: a request
-    # by login afterwards reads the cache itself
+    # what a token request read ahead (its authenticator's ``ahead``) belongs to it
+    # alone: a request by login afterwards reads the cache itself
     browser = Client()
     browser.force_login(bert)
     assert browser.get(board).status_code == 404
