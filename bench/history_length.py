@@ -84,7 +84,7 @@ def scenarios(seeded: c.Seeded, deals_needed: int) -> dict[str, Scenario]:
     from django.core.cache import cache
     from django.test import Client, RequestFactory
 
-    from scorepad import conditional
+    from scorepad.cache import answers
     from scorepad.models import Session
     from scorepad.views.common import _page_key
 
@@ -120,7 +120,7 @@ def scenarios(seeded: c.Seeded, deals_needed: int) -> dict[str, Scenario]:
         def prepare() -> None:
             etag = ok(client.get(path, **extra))["ETag"]
             cache.delete("board:" + etag.removeprefix("W/"))
-            conditional._bodies.clear()
+            answers._bodies.clear()
         return prepare
 
     def forget_page() -> None:

@@ -7,7 +7,7 @@ Scenarios (each round runs /ping, then a scenario, then /ping again, ... so that
 scenario has a /ping measured right before and right after it):
 (a)  /ping, a view that answers "ok" without the database: the yardstick;
 (b)  the scoreboard fragment of a 1,000-deal session, as a phone polls it: the URL the
-     session page embeds, with its poll grant (scorepad/fastpoll.py), logged in;
+     session page embeds, with its poll grant (scorepad/cache/grants.py), logged in;
 (d)  the 304 answer to that poll of an unchanged scoreboard (If-None-Match);
 (e)  the same 304 poll of a watch link's board (its own grant, no login);
 (f)  for comparison, the 304 poll by login alone (no grant: session, user, version);

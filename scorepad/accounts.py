@@ -14,7 +14,7 @@ endpoints in scorepad/api/account_views.py.
   database, its copy dropped from the shared cache in the same transaction: if the cache
   refuses, nothing changes and the request answers 503), and without a shared cache every
   poll checks the account is active and the grant's login still matches the password
-  (scorepad/fastpoll.py).
+  (scorepad/cache/grants.py).
 - Reset links are Django's one-time password reset tokens (valid for
   ``PASSWORD_RESET_TIMEOUT``, a day; spent by the change they make and by any login of
   the account). Only staff make them (``manage.py reset_link``, the admin) or a mail
@@ -45,7 +45,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import ngettext
 from rest_framework.authtoken.models import Token
 
-from . import fastpoll
+from .cache import backend, grants
 from .errors import FieldProblem, InputError
 from .models import Registration
 
@@ -103,7 +103,7 @@ def token_of(*, user: Any) -> str:
 def sessions_end(*, user: Any, keep: str | None = None) -> int:
     """End every login session of ``user`` but ``keep`` (a session key); how many ended.
     All or nothing: if the cache will not forget an ended session (or the account's
-    access generation), fastpoll.CacheRefused and nothing ends."""
+    access generation), grants.CacheRefused and nothing ends."""
     from django.contrib.auth import SESSION_KEY
 
     ended = []
@@ -116,13 +116,13 @@ def sessions_end(*, user: Any, keep: str | None = None) -> int:
         for start in range(0, len(ended), 500):
             LoginSession.objects.filter(session_key__in=ended[start:start + 500]).delete()
             _forget_sessions(ended[start:start + 500])
-        fastpoll.bump(fastpoll.user_key(user.pk))
+        grants.bump(grants.user_key(user.pk))
     return len(ended)
 
 
 def _forget_sessions(keys: list[str]) -> None:
     """Ended login sessions leave the cache of ``cached_db`` sessions too (settings), now
-    (fastpoll.CacheRefused if the cache keeps any) and again after the commit (a request
+    (grants.CacheRefused if the cache keeps any) and again after the commit (a request
     may have read a session back from the database meanwhile)."""
     from django.contrib.sessions.backends.cached_db import KEY_PREFIX
     from django.core.cache import caches
@@ -133,18 +133,18 @@ def _forget_sessions(keys: list[str]) -> None:
     try:
         cache.delete_many(cached)
         left = cache.get_many(cached)
-    except Exception as e:
-        raise fastpoll.CacheRefused("login sessions") from e
+    except backend.ERRORS as e:
+        raise grants.CacheRefused("login sessions") from e
     if left:
-        raise fastpoll.CacheRefused("login sessions")
+        raise grants.CacheRefused("login sessions")
 
     def again() -> None:
         try:
             cache.delete_many(cached)
-        except Exception:
+        except backend.ERRORS:
             log.warning("could not forget ended login sessions", exc_info=True)
 
-    fastpoll.after_commit(again)
+    backend.after_commit(again)
 
 
 def token_rotate(*, user: Any) -> str:
@@ -168,7 +168,7 @@ def password_set(*, user: Any, password: str, field: str = "new_password") -> No
 def password_changed(*, user: Any, keep: str | None = None) -> str:
     """After a password change: a new API token (returned), every other session ended.
     The callers run the change and this in one transaction: if the cache refuses to
-    forget (fastpoll.CacheRefused), the password stays as it was."""
+    forget (grants.CacheRefused), the password stays as it was."""
     with transaction.atomic():
         token = token_rotate(user=user)
         sessions_end(user=user, keep=keep)

@@ -31,7 +31,7 @@ class SchreiberUserAdmin(UserAdmin):  # type: ignore[type-arg]
 
     def user_change_password(self, request: Any, id: str, form_url: str = "") -> Any:
         """Django's page in one transaction (its other pages have one): the new password
-        with its access generation, or neither (fastpoll.bump)."""
+        with its access generation, or neither (grants.bump)."""
         with transaction.atomic():
             return super().user_change_password(request, id, form_url)
 

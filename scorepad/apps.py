@@ -11,10 +11,10 @@ class ScorepadConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import register_converter
 
-        from . import caching, fastpoll
+        from .cache import grants, logins
         from .ids import TokenConverter
 
-        fastpoll.connect()
-        caching.connect()
+        grants.connect()
+        logins.connect()
         # ``<token:...>`` in the URLs (pages and API): a token or 404, before any view
         register_converter(TokenConverter, "token")

@@ -6,7 +6,7 @@ learned better (``services``), and every deal and change of an imported file
 (``exchange``). The services decide everything (the user's right, the number, the
 referee's verdict, the new state); this module only reads and writes the rows, inside the
 transaction the service opened. It never publishes: the service tells the polls
-(fastpoll.publish_version) of the version it leaves.
+(scorepad.cache.versions.publish_version) of the version it leaves.
 
 Recording a deal is the hot write of an evening, in as few statements as the database
 allows (issue 14; bench/README.md says what each costs):

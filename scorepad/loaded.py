@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from referee.violations import Violation
 
+from .cache import versions
+
 if TYPE_CHECKING:
     from .models import Session
 
@@ -29,14 +31,14 @@ class Names:
 
     @classmethod
     def of(cls, session: Session) -> Names:
-        """The seated players in seat order: from the shared cache (scorepad.caching),
+        """The seated players in seat order: from the shared cache (scorepad.cache.versions),
         else one query."""
 
         def read() -> dict[str, str]:
             seats = session.seats.select_related("player")
             return {str(s.player_id): s.player.name for s in seats}
 
-        return cls(_cached_names(session.pk, read))
+        return cls(versions.names(session.pk, read))
 
     @property
     def seats(self) -> list[str]:
@@ -102,41 +104,6 @@ class Names:
 
 
 _UNKNOWN: Any = object()
-
-
-def names_key(session_id: int) -> str:
-    return f"nm:{session_id}"
-
-
-#: Seconds a session's names stay cached without use (they are kept true: a rename
-#: forgets them, scorepad.caching.forget_names).
-NAMES_SECONDS = 6 * 3600
-
-
-def _cached_names(session_id: int, read: Any) -> dict[str, str]:
-    """The session's seated players (id → name, seat order) from the shared cache, else
-    ``read()`` (one query) once; only when every process sees that cache."""
-    import logging
-
-    from django.conf import settings
-    from django.core.cache import caches
-
-    if not getattr(settings, "SCHREIBER_CACHE_SHARED", False):
-        return dict(read())
-    cache = caches["default"]
-    try:
-        found = cache.get(names_key(session_id))
-    except Exception:  # the cache is a shortcut
-        logging.getLogger(__name__).warning("could not read the cache", exc_info=True)
-        found = None
-    if isinstance(found, dict):
-        return found
-    names = dict(read())
-    try:
-        cache.set(names_key(session_id), names, NAMES_SECONDS)
-    except Exception:
-        logging.getLogger(__name__).warning("could not write the cache", exc_info=True)
-    return names
 
 
 def last_number(session: Session) -> int | None:

@@ -17,7 +17,7 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
-from .fastpoll import CacheRefused
+from .cache.grants import CacheRefused
 
 
 def too_large_message() -> str:
@@ -135,7 +135,7 @@ class DatabaseUnavailableMiddleware:
                           ) -> HttpResponse | None:
         if isinstance(exception, UNAVAILABLE):
             return database_unavailable(request)
-        if isinstance(exception, CacheRefused):  # the change was rolled back (fastpoll.bump)
+        if isinstance(exception, CacheRefused):  # the change was rolled back (grants.bump)
             return database_unavailable(request, _(
                 "This change cannot be saved just now. Try again in a few seconds."))
         return None
@@ -143,10 +143,10 @@ class DatabaseUnavailableMiddleware:
 
 class CachedAuthenticationMiddleware(AuthenticationMiddleware):
     """Django's AuthenticationMiddleware with the logged-in account from the shared cache
-    (scorepad.caching.session_user): a page asks no query for its login."""
+    (scorepad.cache.logins.session_user): a page asks no query for its login."""
 
     def process_request(self, request: HttpRequest) -> None:
         super().process_request(request)
-        from .caching import session_user
+        from .cache.logins import session_user
 
         request.user = SimpleLazyObject(lambda: session_user(request))  # type: ignore[assignment]

@@ -350,7 +350,7 @@ class AccessGeneration(models.Model):
     link (``wg:<session id>``): a number raised in the transaction of every change that
     ends or narrows access (a revoked token, a removed member, a deactivated account, a
     password change, a log-out). Cache entries that stand in for the database
-    (scorepad.caching, scorepad.fastpoll) name the number they were read under; the
+    (scorepad.cache.logins, scorepad.cache.grants) name the number they were read under; the
     shared cache keeps a copy of the number, and the database's is the truth whenever
     the cache has none. A key without a row is at 0."""
 

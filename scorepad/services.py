@@ -28,9 +28,10 @@ from rest_framework.exceptions import ValidationError as FieldValidationError
 from referee.money import parse_stake
 from referee.violations import RuleError
 
-from . import caching, dealwrite, fastpoll, games
+from . import dealwrite, games
 from .access import WRITERS
-from .conditional import CACHE_SECONDS
+from .cache import grants, versions
+from .cache.answers import CACHE_SECONDS
 from .errors import (
     Conflict,
     FieldProblem,
@@ -125,9 +126,9 @@ def player_rename(*, player: Player, name: str) -> Player:
             Player.objects.filter(pk=player.pk).update(name=cleaned)
             # Scoreboards show names: their ETags must change too.
             Session.objects.filter(seats__player=player).update(version=F("version") + 1)
-            fastpoll.publish_versions(lambda: Session.objects.filter(
+            versions.publish_versions(lambda: Session.objects.filter(
                 seats__player=player).values_list("pk", "version").distinct())
-            caching.forget_names(lambda: Session.objects.filter(
+            versions.forget_names(lambda: Session.objects.filter(
                 seats__player=player).values_list("pk", flat=True))
     except IntegrityError as e:
         raise InputError("name", "is already on the roster", "name_taken", name=cleaned) from e
@@ -320,7 +321,7 @@ def session_start(
     initial = the_game.start(session, [str(p.pk) for p in players])
     Session.objects.filter(pk=session.pk).update(state=initial)
     session.state = initial
-    fastpoll.know_group(session.pk, group.pk)
+    versions.know_group(session.pk, group.pk)
     return session
 
 
@@ -361,7 +362,7 @@ def session_set_status(*, session: Session, status: str) -> Session:
         status=status, closed_at=closed_at, version=F("version") + 1
     )
     session.refresh_from_db()
-    fastpoll.publish_version(session.pk, session.version)
+    versions.publish_version(session.pk, session.version)
     return session
 
 
@@ -429,7 +430,7 @@ def deal_record(
     ``answer(deal, after)``, if given, runs after the write, inside the transaction
     (``after``: the deal's session as the write left it, with its seats): the cache
     entries it returns (an answer rendered for the new version) are written with the new
-    version after the commit, in one round trip (fastpoll.publish_version)."""
+    version after the commit, in one round trip (versions.publish_version)."""
     if isinstance(session, int):
         stored = None
     else:
@@ -458,14 +459,14 @@ def deal_record(
                    result=result, created_by=_user(user))
         dealwrite.record(locked, row, new_state, game.finished_game(result))
         after = Loaded(row_session, locked.names, row.number)
-        fastpoll.publish_version(row_session.pk, row_session.version,
+        versions.publish_version(row_session.pk, row_session.version,
                                  None if answer is None else answer(row, after),
                                  ANSWER_SECONDS)
         return row
 
 
 #: Seconds an answer cached with a deal's new version (``deal_record``'s ``answer``) is
-#: kept: as long as a rendered scoreboard (scorepad.conditional).
+#: kept: as long as a rendered scoreboard (scorepad.cache.answers).
 ANSWER_SECONDS = CACHE_SECONDS
 
 
@@ -495,7 +496,7 @@ def _save_replay(
     """Save what the replay made (scorepad.dealwrite) as the session's next version, and
     tell the polls of it once committed."""
     dealwrite.replayed(session, replayed, state)
-    fastpoll.publish_version(session.pk, session.version)
+    versions.publish_version(session.pk, session.version)
 
 
 def deal_correct(
@@ -570,7 +571,7 @@ def session_replay(*, session: Session | Loaded) -> bool:
 
 def scoreboard_etag(session: Session, *parts: str) -> str:
     """Changes whenever anything on the scoreboard can (every write bumps the version)."""
-    from .conditional import etag_for
+    from .cache.answers import etag_for
 
     return etag_for(session.pk, session.version, *parts)
 
@@ -709,7 +710,7 @@ def watch_link_create(*, session: Session) -> str:
             Session.objects.filter(pk=locked.pk).update(watch_token=locked.watch_token,
                                                         version=F("version") + 1)
             locked.version += 1
-            fastpoll.publish_version(locked.pk, locked.version)
+            versions.publish_version(locked.pk, locked.version)
     session.watch_token, session.version = locked.watch_token, locked.version
     return str(locked.watch_token)
 
@@ -723,8 +724,8 @@ def watch_link_revoke(*, session: Session) -> None:
             Session.objects.filter(pk=locked.pk).update(watch_token=None,
                                                         version=F("version") + 1)
             locked.version += 1
-            fastpoll.publish_version(locked.pk, locked.version)
-        fastpoll.bump(fastpoll.watch_key(session.pk))
+            versions.publish_version(locked.pk, locked.version)
+        grants.bump(grants.watch_key(session.pk))
     session.watch_token, session.version = None, locked.version
 
 

@@ -145,8 +145,8 @@ elif (DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 # --- cache ----------------------------------------------------------------------------
 # Rendered scoreboards are cached under keys naming the session's version
-# (scorepad/conditional.py): never stale, correct per process. The fast poll
-# (scorepad/fastpoll.py) also keeps each session's version and the access generations in
+# (scorepad/cache/answers.py): never stale, correct per process. The fast poll
+# (scorepad/cache/grants.py) also keeps each session's version and the access generations in
 # the cache, and those must be seen by every process: SCHREIBER_CACHE_URL (Redis) shares
 # the cache between workers and app servers. Without it each process has its own memory
 # cache, and polls read the version from the database unless SCHREIBER_ONE_PROCESS says
@@ -156,7 +156,7 @@ CACHE_URL = (os.environ.get("SCHREIBER_CACHE_URL") or os.environ.get("DJANGO_RED
 if CACHE_URL:
     if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
         raise ImproperlyConfigured("SCHREIBER_CACHE_URL must be a redis:// URL")
-    CACHES = {"default": {"BACKEND": "scorepad.redis_cache.RedisCache",
+    CACHES = {"default": {"BACKEND": "scorepad.cache.backend.RedisCache",
                           "LOCATION": CACHE_URL, "KEY_PREFIX": "schreiber"}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -167,7 +167,7 @@ SCHREIBER_CACHE_SHARED = bool(CACHE_URL) or _flag("SCHREIBER_ONE_PROCESS", DEBUG
 #: Login sessions in the database, read through the shared cache when every process sees
 #: it (a page then asks no query for its login; accounts.sessions_end forgets the cached
 #: copies of the sessions it ends).
-SESSION_ENGINE = ("scorepad.login_sessions" if SCHREIBER_CACHE_SHARED  # Django's cached_db
+SESSION_ENGINE = ("scorepad.cache.login_sessions" if SCHREIBER_CACHE_SHARED  # cached_db
                   else "django.contrib.sessions.backends.db")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -54,11 +54,11 @@ def _test_settings(request: pytest.FixtureRequest) -> None:
     from django.core.cache import cache
 
     cache.clear()
-    from scorepad import conditional, fastpoll
+    from scorepad.cache import answers, backend, grants, versions
 
-    conditional._bodies.clear()  # what each process keeps beside a shared cache
-    fastpoll._local.clear()
-    fastpoll._verified.clear()
+    answers._bodies.clear()  # what each process keeps beside a shared cache
+    versions._local.clear()
+    grants._verified.clear()
     # The fast poll's cache follows writes after their commit; a test inside one
     # rolled-back transaction never commits, so there it follows at once. Tests on a
     # transactional database keep the real on_commit.
@@ -66,7 +66,7 @@ def _test_settings(request: pytest.FixtureRequest) -> None:
     transactional = "transactional_db" in request.fixturenames or bool(
         marker and marker.kwargs.get("transaction"))
     if not transactional:
-        request.getfixturevalue("monkeypatch").setattr(fastpoll, "after_commit",
+        request.getfixturevalue("monkeypatch").setattr(backend, "after_commit",
                                                        lambda fn: fn())
     settings.STORAGES = {
         **settings.STORAGES,

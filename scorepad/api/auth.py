@@ -1,4 +1,4 @@
-"""Token authentication that costs no query in the common case (scorepad.caching)."""
+"""Token authentication that costs no query in the common case (scorepad.cache.logins)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework.authentication import TokenAuthentication
 
-from scorepad import caching, fastpoll
+from scorepad.cache import logins
 from scorepad.ids import parse_id
 
 
@@ -15,7 +15,8 @@ class CachedTokenAuthentication(TokenAuthentication):
     generation holds: a revoked token, a password change or a deactivated account take
     effect on the next request, as without the cache. For a request about a session
     (its URL names ``session_id``) the member's role and the session's version are read
-    in the same round trip (fastpoll.Ahead)."""
+    in the same round trip, kept on this authenticator (DRF makes one per request) as
+    ``ahead`` for the view (``request.successful_authenticator``)."""
 
     session_id: int | None = None
     ahead: dict[str, Any] | None = None
@@ -24,16 +25,14 @@ class CachedTokenAuthentication(TokenAuthentication):
         kwargs = (getattr(request, "parser_context", None) or {}).get("kwargs") or {}
         self.session_id = parse_id(kwargs.get("session_id"))
         self.ahead = {}
-        # kept on this request alone: read at the moment of the token's check
-        setattr(request._request, fastpoll.AHEAD, self.ahead)
         return super().authenticate(request)  # type: ignore[no-any-return]
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        found = caching.token_user(key, self.session_id, self.ahead)
+        found = logins.token_user(key, self.session_id, self.ahead)
         if found is not None:
             return found
         user, token = super().authenticate_credentials(key)  # 401 for a bad token
         model = self.get_model()
-        caching.remember_token(key, user, token, lambda: model.objects.filter(
+        logins.remember_token(key, user, token, lambda: model.objects.filter(
             key=key, user__is_active=True, user__password=user.password).exists())
         return user, token

@@ -22,7 +22,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import fastpoll, games, services
+from scorepad import games, services
 from scorepad.access import (
     READ,
     WRITE,
@@ -32,7 +32,8 @@ from scorepad.access import (
     session_for,
     visible_groups,
 )
-from scorepad.conditional import etag_for, polled
+from scorepad.cache import grants
+from scorepad.cache.answers import etag_for, polled
 from scorepad.loaded import Loaded, Names
 from scorepad.messages import conflict_message, violation_json
 from scorepad.models import DealEvent, Session
@@ -287,15 +288,16 @@ GAMES_PAGE = OpenApiParameter(
 def scoreboard(request: Request, session_id: int) -> Any:
     """From the cache in the common case: the token, the member's role (while their
     access generations hold) and the session's version, and the rendered answer per
-    version (conditional.polled): a 304, and a 200 of a version somebody asked for
+    version (answers.polled): a 304, and a 200 of a version somebody asked for
     before, cost no query."""
     pk = pk_of(session_id)
     try:
         page = services.games_page_of(request.query_params.get("games_page"))
     except services.InputError as e:
         raise invalid(e) from e
-    version, _role = fastpoll.member(request.user, pk,
-                                     lambda: poll_row(request.user, pk, READ), request)
+    ahead = getattr(request.successful_authenticator, "ahead", None)  # the token's check
+    version, _role = grants.member(request.user, pk,
+                                     lambda: poll_row(request.user, pk, READ), ahead)
     parts = _board_parts(page)
 
     def build() -> tuple[str, bytes, str]:

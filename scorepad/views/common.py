@@ -7,7 +7,6 @@ again.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import secrets
 from typing import Any
@@ -16,8 +15,9 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 
-from .. import accounts, fastpoll, games, htmx_answers, services
+from .. import accounts, games, htmx_answers, services
 from ..access import WRITERS, role_in
+from ..cache import backend, grants
 from ..games.base import mode_of
 from ..ids import parse_id
 from ..loaded import Loaded
@@ -62,13 +62,13 @@ def watch_extras(request: HttpRequest, session: Session) -> dict[str, Any]:
 
 
 def user_board_url(request: HttpRequest, session: Session, role: str | None) -> str:
-    """The polled scoreboard's URL with a grant for this member (fastpoll)."""
+    """The polled scoreboard's URL with a grant for this member (scorepad.cache.grants)."""
     url = reverse("scorepad:board", kwargs={"session_id": session.pk})
     if role is None or not request.user.is_authenticated:
         return url
-    return fastpoll.with_grant(url, fastpoll.user_grant(session.pk, session.group_id,
+    return grants.with_grant(url, grants.user_grant(session.pk, session.group_id,
                                                         request.user.pk, str(role),
-                                                        fastpoll.auth_tag(request)))
+                                                        grants.auth_tag(request)))
 
 
 def board_parts(request: HttpRequest, role: str) -> tuple[str, ...]:
@@ -115,9 +115,9 @@ def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role
     """render_session's page; with ``marks``, the parts that differ per request (the
     CSRF token, the form's idempotency key, the poll grant) as placeholders."""
     session = loaded.session
-    board_url = (fastpoll.with_grant(reverse("scorepad:board",
+    board_url = (grants.with_grant(reverse("scorepad:board",
                                              kwargs={"session_id": session.pk}),
-                                     fastpoll.MARK)
+                                     grants.MARK)
                  if marks else user_board_url(request, session, role))
     context = board_context(loaded, game, board_url)
     context |= game.entry_context(loaded, post or QueryDict(), number=None,
@@ -175,23 +175,19 @@ def _reusable(request: HttpRequest) -> bool:
 
 def reused_page(request: HttpRequest, session_id: int) -> HttpResponse | None:
     """The session page as rendered for its version before, without a query: the
-    member's role and the session's version from the shared cache (fastpoll.member_of,
+    member's role and the session's version from the shared cache (grants.member_of,
     kept true by the access generations), the page from the cache; None: render it
     (``render_session``)."""
-    if (not fastpoll.shared() or htmx_target(request) is not None
+    if (not backend.shared() or htmx_target(request) is not None
             or htmx_answers.wants_table(request) or not _reusable(request)):
         return None
-    member = fastpoll.member_of(request.user, session_id)
+    member = grants.member_of(request.user, session_id)
     if member is None:
         return None
-    key = _page_key(request, session_id, member.version, member.role)
-    try:
-        body = fastpoll.get_many([key]).get(key)
-    except Exception:  # the cache is a shortcut
-        return None
+    body = backend.get(_page_key(request, session_id, member.version, member.role))
     if not isinstance(body, bytes):
         return None
-    grant = member.grant(session_id, request.user.pk, fastpoll.auth_tag(request))
+    grant = member.grant(session_id, request.user.pk, grants.auth_tag(request))
     return _filled(request, body, grant)
 
 
@@ -200,7 +196,7 @@ def _filled(request: HttpRequest, body: bytes, grant: str | None) -> HttpRespons
     account (``phone_owner``: pages of one version are shared by the members)."""
     from django.middleware.csrf import get_token
 
-    body = fastpoll.fill(body, grant).replace(
+    body = grants.fill(body, grant).replace(
         CSRF_MARK.encode(), get_token(request).encode()).replace(
         IDEMPOTENCY_MARK.encode(), secrets.token_urlsafe(24).encode()).replace(
         OWNER_MARK.encode(), accounts.phone_owner(user=request.user).encode())
@@ -212,23 +208,16 @@ def _session_page(request: HttpRequest, loaded: Loaded, game: games.Game, role: 
     """The session page rendered once per version (and language and role) and reused
     (``reused_page``): each answer only puts in its own CSRF token, idempotency key and
     poll grant. A page with messages to show is rendered for this request alone."""
-    from django.core.cache import cache
-
     if not _reusable(request):
         return _render_session(request, loaded, game, role)
     session = loaded.session
     key = _page_key(request, session.pk, session.version, role)
-    body = None
-    try:
-        body = fastpoll.get_many([key]).get(key)
-    except Exception:  # the cache is a shortcut
-        body = None
+    body = backend.get(key)
     if not isinstance(body, bytes):
         body = _render_session(request, loaded, game, role, marks=True).content
-        with contextlib.suppress(Exception):
-            cache.set(key, body, PAGE_SECONDS)
-    grant = fastpoll.user_grant(session.pk, session.group_id, request.user.pk, str(role),
-                                fastpoll.auth_tag(request))
+        backend.put(key, body, PAGE_SECONDS)
+    grant = grants.user_grant(session.pk, session.group_id, request.user.pk, str(role),
+                                grants.auth_tag(request))
     return _filled(request, body, grant)
 
 

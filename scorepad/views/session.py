@@ -26,9 +26,10 @@ from referee.rules import (
     SALZBURG,
 )
 
-from .. import fastpoll, games, services
+from .. import games, services
 from ..access import READ, WRITE, WRITERS, pk_of, poll_row, session_for, visible_groups
-from ..conditional import client_has, etag_for, polled
+from ..cache import grants
+from ..cache.answers import client_has, etag_for, polled
 from ..forms import MAX_SEATS, SessionForm
 from ..loaded import Loaded
 from ..messages import PARAMETER_HELP, input_error_message
@@ -139,10 +140,10 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     page = reused_page(request, pk)
     if page is not None:
         return page
-    before = fastpoll.member_generations(request.user, pk)
+    before = grants.member_generations(request.user, pk)
     loaded = Loaded.of(session_for(request.user, pk, READ, without_state=True))
     session = loaded.session
-    fastpoll.remember_member(request.user, pk, session.version,
+    grants.remember_member(request.user, pk, session.version,
                              str(getattr(session, "asker_role", "")), session.group_id, before)
     return render_session(request, loaded, games.of(session))
 
@@ -150,23 +151,23 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
 @require_safe
 def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
     """The scoreboard alone, for polling phones: 304 when nothing changed, each version
-    rendered once (conditional.polled). With a valid grant in the URL and the cache,
-    neither is a database query (fastpoll); else the login and one small query decide,
+    rendered once (answers.polled). With a valid grant in the URL and the cache,
+    neither is a database query (scorepad.cache.grants); else the login and one small query decide,
     and the answer carries a fresh grant (a 200 even if the client had the version, when
     its grant was stale: that is how a phone gets a new one)."""
     pk = pk_of(session_id)
-    fast = fastpoll.check_user(request, pk)
+    fast = grants.check_user(request, pk)
     if fast is not None and fast.recalled and not client_has(
             request, etag_for(pk, fast.version, *board_parts(request, fast.role))):
-        fast = fastpoll.check_user(request, pk, fresh=True)  # a body: from the shared cache
+        fast = grants.check_user(request, pk, fresh=True)  # a body: from the shared cache
     if fast is not None:
         version, role, grant = fast.version, fast.role, fast.grant
     else:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         version, role, group_id = poll_row(request.user, pk, READ)
-        grant = fastpoll.user_grant(pk, group_id, request.user.pk, role,
-                                    fastpoll.auth_tag(request))
+        grant = grants.user_grant(pk, group_id, request.user.pk, role,
+                                    grants.auth_tag(request))
     can_write = role in WRITERS
     parts = board_parts(request, role)
 
@@ -174,8 +175,8 @@ def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
         session = Session.objects.select_related("group").filter(pk=pk).first()
         if session is None:
             raise Http404
-        board_url = fastpoll.with_grant(reverse("scorepad:board", kwargs={"session_id": pk}),
-                                        fastpoll.MARK)
+        board_url = grants.with_grant(reverse("scorepad:board", kwargs={"session_id": pk}),
+                                        grants.MARK)
         loaded = Loaded.of(session)
         context = board_context(loaded, games.of(session), board_url)
         context["can_write"] = can_write
@@ -184,8 +185,8 @@ def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
             response["Content-Type"]
 
     return polled(request, etag_for(pk, version, *parts), build,
-                  force=fast is None and fastpoll.PARAM in request.GET,
-                  finish=lambda body: fastpoll.fill(body, grant))
+                  force=fast is None and grants.PARAM in request.GET,
+                  finish=lambda body: grants.fill(body, grant))
 
 
 @login_required
@@ -222,8 +223,8 @@ def _watch_session(token: str) -> Session:
 def watch(request: HttpRequest, token: str) -> HttpResponse:
     """The live scoreboard for everyone at the table who has the link: read-only, no login."""
     session = _watch_session(token)
-    board_url = fastpoll.with_grant(_watch_board_url(token),
-                                    fastpoll.watch_grant(session.pk, token))
+    board_url = grants.with_grant(_watch_board_url(token),
+                                    grants.watch_grant(session.pk, token))
     context = board_context(Loaded.of(session), games.of(session), board_url)
     return no_store(render(request, "scorepad/watch.html", context))
 
@@ -234,32 +235,32 @@ def _watch_board_url(token: str) -> str:
 
 @require_safe
 def watch_board(request: HttpRequest, token: str) -> HttpResponse:
-    fast = fastpoll.check_watch(request, token)
-    parts = ("watch", request.LANGUAGE_CODE, fastpoll.token_tag(token))
+    fast = grants.check_watch(request, token)
+    parts = ("watch", request.LANGUAGE_CODE, grants.token_tag(token))
     if fast is not None and fast.recalled and not client_has(
             request, etag_for(fast.session_id, fast.version, *parts)):
-        fast = fastpoll.check_watch(request, token, fresh=True)
+        fast = grants.check_watch(request, token, fresh=True)
     if fast is not None:
         found, grant = (fast.session_id, fast.version), fast.grant
     else:
         found = services.watch_version(token)
         if found is None:
             raise Http404
-        grant = fastpoll.watch_grant(found[0], token)
+        grant = grants.watch_grant(found[0], token)
     # The fragment polls its own URL, which names the token (parts): a new link after a
     # revoked one must not get the old one's cached render.
 
     def build() -> tuple[str, bytes, str]:
         session = _watch_session(token)
-        board_url = fastpoll.with_grant(_watch_board_url(token), fastpoll.MARK)
+        board_url = grants.with_grant(_watch_board_url(token), grants.MARK)
         response = render(request, "scorepad/_scoreboard.html",
                           board_context(Loaded.of(session), games.of(session), board_url))
         return etag_for(session.pk, session.version, *parts), response.content, \
             response["Content-Type"]
 
     return polled(request, etag_for(*found, *parts), build, secret_url=True,
-                  force=fast is None and fastpoll.PARAM in request.GET,
-                  finish=lambda body: fastpoll.fill(body, grant))
+                  force=fast is None and grants.PARAM in request.GET,
+                  finish=lambda body: grants.fill(body, grant))
 
 
 # --- money --------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ tests/scorepad/test_query_counts.py, printed by bench/queries.py.
 A budget is the exact count for a logged-in owner of a Mulatschak session (HTML pages by
 session cookie, the API by token), on the first request after the login: the login
 session comes from the cache (``cached_db``), the account is read once and then cached
-too (scorepad.caching), so a page asks one query for its login the first time and none
+too (scorepad.cache.logins), so a page asks one query for its login the first time and none
 after. It must not depend on the number of deals. Where
 PostgreSQL needs fewer statements (a deal's rows written in one, scorepad.dealwrite),
 ``budget_pg`` is its count.
@@ -54,7 +54,7 @@ CALLS = [
     Call("session page, cached", "get", "/sessions/{sid}/", 0, warm=True),
     Call("scoreboard fragment", "get", "/sessions/{sid}/board", 5),
     Call("scoreboard fragment 304", "get", "/sessions/{sid}/board", 1, etag=True, status=304),
-    # polled with the grant of the page (scorepad/fastpoll.py): no login, no query
+    # polled with the grant of the page (scorepad/cache/grants.py): no login, no query
     Call("scoreboard poll, cached", "get", "/sessions/{sid}/board?g={grant}", 0, warm=True),
     Call("scoreboard poll 304", "get", "/sessions/{sid}/board?g={grant}", 0, etag=True,
          status=304),
@@ -110,7 +110,7 @@ CALLS = [
     Call("API add a player", "post", "/api/v1/groups/{group}/players/", 6, api=True,
          body={"name": "Zora"}, status=201),
     Call("API watch link", "post", "/api/v1/sessions/{sid}/watch-link", 4, api=True),
-    # its access generation raised in the database too (fastpoll.bump): one statement
+    # its access generation raised in the database too (grants.bump): one statement
     Call("API revoke the watch link", "delete", "/api/v1/sessions/{sid}/watch-link", 6,
          api=True, status=204),
     Call("API referee deal", "post", "/api/v1/referee/mulatschak/deal", 0, api=True,
@@ -168,7 +168,8 @@ def setup(deals: int) -> tuple[Any, Any, dict[str, Any]]:
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
-    from scorepad import fastpoll, services
+    from scorepad import services
+    from scorepad.cache import grants
 
     owner = get_user_model().objects.create_user(
         username=f"bench-q-{deals}-{secrets.token_hex(4)}", password="pw-12345678")
@@ -189,6 +190,6 @@ def setup(deals: int) -> tuple[Any, Any, dict[str, Any]]:
     api.get("/api/v1/groups/")  # a phone's token is in the cache after its first request
     ids = {"sid": session.pk, "last": deals, "next": deals + 1, "token": token,
            "group": group.pk, "player": group.players.first().pk,
-           "grant": fastpoll.user_grant(session.pk, group.pk, owner.pk, "owner"),
-           "wgrant": fastpoll.watch_grant(session.pk, token)}
+           "grant": grants.user_grant(session.pk, group.pk, owner.pk, "owner"),
+           "wgrant": grants.watch_grant(session.pk, token)}
     return client, api, ids

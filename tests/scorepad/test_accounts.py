@@ -426,15 +426,15 @@ def test_without_a_shared_cache_a_password_change_elsewhere_stops_the_grant(unsh
 def test_without_a_shared_cache_grants_last_two_minutes(unshared, monkeypatch):
     import time
 
-    from scorepad import fastpoll
+    from scorepad.cache import grants
 
     anna = user("anna")
     session = session_at(group_with(anna), anna)
     phone = logged_in("anna")
     url = polled(phone, session)
     assert board_status(Client(), url) == 200
-    later = time.time() + fastpoll.UNSHARED_GRANT_SECONDS + 1
-    monkeypatch.setattr(fastpoll.time, "time", lambda: later)
+    later = time.time() + grants.UNSHARED_GRANT_SECONDS + 1
+    monkeypatch.setattr(grants.time, "time", lambda: later)
     assert board_status(Client(), url) == 302
     assert board_status(phone, url) == 200  # the phone's login gets a fresh grant
 
@@ -562,7 +562,7 @@ def test_guessing_the_old_password_on_the_page_is_throttled_too():
     assert anna.check_password(OLD)
 
 
-# --- logins from the cache (scorepad.caching.session_user, cached_db sessions) ----------------
+# --- logins from the cache (scorepad.cache.logins.session_user, cached_db sessions) --------
 
 
 def test_a_second_page_asks_no_query_for_its_login(django_assert_num_queries):
@@ -601,7 +601,7 @@ def test_a_login_elsewhere_keeps_this_phone_logged_in_with_its_account_read_agai
     assert is_logged_in(phone)
     from django.core.cache import cache
 
-    from scorepad.caching import user_key
+    from scorepad.cache.logins import account_key
 
-    assert cache.get(user_key(anna.pk)) is None or \
-        cache.get(user_key(anna.pk))[1].last_login == anna.last_login
+    assert cache.get(account_key(anna.pk)) is None or \
+        cache.get(account_key(anna.pk))[1].last_login == anna.last_login

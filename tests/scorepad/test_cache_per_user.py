@@ -41,12 +41,12 @@ PER_ANSWER = [
 def _cleared() -> None:
     from django.core.cache import cache
 
-    from scorepad import conditional, fastpoll
+    from scorepad.cache import answers, grants, versions
 
     cache.clear()
-    conditional._bodies.clear()
-    fastpoll._local.clear()
-    fastpoll._verified.clear()
+    answers._bodies.clear()
+    versions._local.clear()
+    grants._verified.clear()
 
 
 GRANT = re.compile(r"([?&]g=)([A-Za-z0-9_-]+):[A-Za-z0-9_-]+:[A-Za-z0-9_-]+")

@@ -1,4 +1,4 @@
-"""Fast where the table waits (scorepad.caching, fastpoll.member): the token, the seats
+"""Fast where the table waits (scorepad.cache.logins, grants.member): the token, the seats
 and the member's role come from the cache, and every revocation still takes effect on
 the next request; the scoreboard pages its finished games."""
 
@@ -64,8 +64,8 @@ def test_a_removed_member_loses_the_cached_scoreboard_at_once(owner, session):
         assert api.get(board).status_code == 200
     services.member_remove(group=session.group, user=bert)
     assert api.get(board).status_code == 404
-    # what a token request read ahead (fastpoll.AHEAD) belongs to it alone: a request
-    # by login afterwards reads the cache itself
+    # what a token request read ahead (its authenticator's ``ahead``) belongs to it
+    # alone: a request by login afterwards reads the cache itself
     browser = Client()
     browser.force_login(bert)
     assert browser.get(board).status_code == 404
@@ -260,14 +260,14 @@ def test_a_long_evening_of_short_games_keeps_every_game_and_pages_them(owner):
 
 
 def test_a_token_and_the_members_role_are_read_in_one_round_trip(owner, session, monkeypatch):
-    from scorepad import fastpoll
+    from scorepad.cache import backend
 
     api = api_client(owner)
     board = f"/api/v1/sessions/{session.pk}/scoreboard"
     for _ in range(3):
         etag = api.get(board)["ETag"]
     calls = []
-    real = fastpoll.get_many
-    monkeypatch.setattr(fastpoll, "get_many", lambda keys: calls.append(keys) or real(keys))
+    real = backend.get_many
+    monkeypatch.setattr(backend, "get_many", lambda keys: calls.append(keys) or real(keys))
     assert api.get(board, HTTP_IF_NONE_MATCH=etag).status_code == 304
     assert len(calls) == 1  # the token, the user's generation, the role, the version

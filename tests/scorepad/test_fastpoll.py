@@ -1,4 +1,4 @@
-"""Polls that touch no database (scorepad/fastpoll.py): a signed grant in the polled URL
+"""Polls that touch no database (scorepad/cache/grants.py): a signed grant in the polled URL
 stands for the login, the version comes from the cache; and every change still shows on
 the next poll, every revocation takes effect on the next poll."""
 
@@ -13,7 +13,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
 
-from scorepad import fastpoll, services
+from scorepad import services
+from scorepad.cache import grants, versions
 
 from .factories import EVEN, member, played, record, user
 
@@ -39,7 +40,7 @@ def test_the_session_page_polls_its_scoreboard_with_a_signed_grant(phone, table)
     url = polled_url(phone.get(f"/sessions/{table.pk}/"))
     assert url.startswith(f"/sessions/{table.pk}/board?g=")
     kind, sid, _group, uid, role, *_gens = signing.loads(url.split("g=")[1],
-                                                         salt=fastpoll.SALT)
+                                                         salt=grants.SALT)
     assert (kind, sid, role) == ("u", table.pk, "owner")
 
 
@@ -119,8 +120,8 @@ def test_every_write_that_changes_the_scoreboard_ends_the_304s(phone, table, ann
 
 
 def test_the_cached_version_never_goes_back():
-    fastpoll._raise_to(99, 5)
-    fastpoll._raise_to(99, 3)  # a late writer or a poll that read before the commit
+    versions.raise_to(99, 5)
+    versions.raise_to(99, 3)  # a late writer or a poll that read before the commit
     assert cache.get("sv:99") == 5
 
 
@@ -129,7 +130,7 @@ def test_the_cache_learns_a_version_only_after_its_commit(anna):
     from .factories import group_with, session_at
 
     table = session_at(group_with(anna), anna)
-    fastpoll._raise_to(table.pk, table.version)
+    versions.raise_to(table.pk, table.version)
     with transaction.atomic():
         record(table, anna, played("Anna", EVEN))
         assert cache.get(f"sv:{table.pk}") == 0  # not committed: polls keep the old one
@@ -196,19 +197,19 @@ def test_an_expired_grant_falls_back_to_the_login_and_gets_a_fresh_one(
         phone, table, monkeypatch):
     url = polled_url(phone.get(f"/sessions/{table.pk}/"))
     etag = board(phone, url)["ETag"]
-    monkeypatch.setattr(fastpoll, "GRANT_SECONDS", -1)
+    monkeypatch.setattr(grants, "GRANT_SECONDS", -1)
     assert board(Client(), url, etag).status_code == 302  # without the login: nothing
     response = board(phone, url, etag)  # with it: the board again, with a new grant
     assert response.status_code == 200 and response["ETag"] == etag
     fresh = polled_url(response).split("g=")[1]  # signed now (same second: same text)
-    assert signing.loads(fresh, salt=fastpoll.SALT, max_age=5)[1] == table.pk
+    assert signing.loads(fresh, salt=grants.SALT, max_age=5)[1] == table.pk
 
 
 def test_a_tampered_grant_is_ignored(phone, table, anna):
     url = polled_url(phone.get(f"/sessions/{table.pk}/"))
     etag = board(phone, url)["ETag"]
-    payload = signing.loads(url.split("g=")[1], salt=fastpoll.SALT)
-    forged = signing.dumps(payload, salt=fastpoll.SALT, key="not-the-secret-key")
+    payload = signing.loads(url.split("g=")[1], salt=grants.SALT)
+    forged = signing.dumps(payload, salt=grants.SALT, key="not-the-secret-key")
     head, _, _ = url.partition("g=")
     assert board(Client(), head + "g=" + forged, etag).status_code == 302
     assert board(Client(), url[:-2] + "xx", etag).status_code == 302

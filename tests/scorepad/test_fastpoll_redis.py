@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import os
 import secrets
+from typing import Any
 
 import pytest
 from django.core.cache import caches
 from django.test import Client
 
-from scorepad import fastpoll
+from scorepad.cache import versions
 
 from .factories import EVEN, played, record
 from .test_fastpoll import (  # noqa: F401 -- the same behaviour, collected again on Redis
@@ -35,32 +36,32 @@ URL = os.environ.get("SCHREIBER_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 def redis_cache(settings):
     """Redis under a key prefix of its own (other test runs may share the server)."""
     prefix = f"test-{secrets.token_hex(6)}"
-    settings.CACHES = {"default": {"BACKEND": "scorepad.redis_cache.RedisCache",
+    settings.CACHES = {"default": {"BACKEND": "scorepad.cache.backend.RedisCache",
                                    "LOCATION": URL, "KEY_PREFIX": prefix}}
     backend = caches["default"]
     backend.set("alive", 1, 30)  # fails loudly when Redis is not there
     assert backend.get("alive") == 1
     yield backend
-    client = backend._cache.get_client(write=True)
+    client = backend.client
     for key in client.scan_iter(f"{prefix}:*"):
         client.delete(key)
 
 
 def test_redis_keeps_the_highest_version_whatever_the_order_of_writers(redis_cache):
-    fastpoll._raise_to(7, 4)
-    fastpoll._raise_to(7, 2)
-    fastpoll._raise_to(7, 5)
+    versions.raise_to(7, 4)
+    versions.raise_to(7, 2)
+    versions.raise_to(7, 5)
     assert redis_cache.get("sv:7") == 5
 
 
 def test_a_version_and_the_answers_made_for_it_go_to_redis_in_one_round_trip(
         redis_cache, monkeypatch):
-    client = redis_cache._cache.get_client(write=True)
+    client = redis_cache.client
     sent = []
     real = type(client).pipeline
     monkeypatch.setattr(type(client), "pipeline",
                         lambda self, *a, **k: sent.append(1) or real(self, *a, **k))
-    fastpoll._raise_to(8, 3, {"board:s8-v3": (b"{}", "application/json")}, 30)
+    versions.raise_to(8, 3, {"board:s8-v3": (b"{}", "application/json")}, 30)
     assert sent == [1]
     assert redis_cache.get("sv:8") == 3
     assert redis_cache.get("board:s8-v3") == (b"{}", "application/json")
@@ -88,21 +89,27 @@ def test_a_change_from_another_process_shows_within_a_second_and_never_goes_back
     old = board(phone, url)["ETag"]
     assert board(Client(), url, old).status_code == 304  # now remembered in this process
     # another worker records a deal: the database and Redis change, not our memory
-    monkeypatch.setattr(fastpoll, "forget", lambda key: None)
+    monkeypatch.setattr(versions, "forget", lambda key: None)
     record(table, anna, played("Anna", EVEN))
     assert board(Client(), url, old).status_code == 304  # at most LOCAL_SECONDS behind
     fresh = board(Client(), url)  # a body is never taken from the memory
     assert fresh.status_code == 200 and fresh["ETag"] != old
     assert board(Client(), url, fresh["ETag"]).status_code == 304  # its newer one: fresh
-    fastpoll._local.clear()  # LOCAL_SECONDS later
+    versions._local.clear()  # LOCAL_SECONDS later
     assert board(Client(), url, old).status_code == 200
-    assert fastpoll.LOCAL_SECONDS < 2  # less than the poll interval
+    assert versions.LOCAL_SECONDS < 2  # less than the poll interval
 
 
-def test_the_cache_reuses_one_redis_client_for_every_call(redis_cache):
-    """scorepad.redis_cache: Django's client builds a redis.Redis per call (~60 µs)."""
-    first = redis_cache._cache.get_client(write=True)
+def test_the_cache_reuses_one_redis_client_for_every_call_and_thread(redis_cache):
+    """scorepad.cache.backend: Django's client builds a redis.Redis per call (~60 µs)."""
+    import threading
+
+    first = redis_cache.client
     redis_cache.set("k", 1, 30)
     assert redis_cache.get("k") == 1
-    assert redis_cache._cache.get_client() is first
-    assert redis_cache._cache.get_client(write=True) is first
+    assert redis_cache.client is first
+    other: list[Any] = []  # another thread has a backend of its own, and the same client
+    thread = threading.Thread(target=lambda: other.append(caches["default"].client))
+    thread.start()
+    thread.join()
+    assert other == [first]

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 def logged_in(anna: Any) -> Client:
     client = Client()
     client.force_login(anna)
-    client.get("/groups/")  # the account is read once, then cached (scorepad.caching)
+    client.get("/groups/")  # the account is read once, then cached (scorepad.cache.logins)
     return client
 
 

@@ -317,7 +317,7 @@ def test_cross_group_figures_cost_the_same_queries_for_few_and_many_groups(anna,
     client = client_of(anna)
     urls = ["/api/v1/me/stats", reverse("scorepad:my_stats"),
             f"/api/v1/players/{first.pk}/stats", reverse("scorepad:player", args=[first.pk])]
-    client.get(urls[1])  # the account is read once, then cached (scorepad.caching)
+    client.get(urls[1])  # the account is read once, then cached (scorepad.cache.logins)
     counts = [_count(client, url) for url in urls]
     for i in range(2, 7):
         add_group(i)

@@ -149,7 +149,7 @@ def test_production_settings_keep_no_state_in_the_app_server():
     """Sessions and login throttling live in the database (sessions read through the
     cache when every process shares it); the cache holds rendered scoreboards under keys
     that name their version (a stale entry cannot be served)."""
-    engine = ("scorepad.login_sessions"  # Django's cached_db, see there
+    engine = ("scorepad.cache.login_sessions"  # Django's cached_db, see there
               if django_settings.SCHREIBER_CACHE_SHARED
               else "django.contrib.sessions.backends.db")
     assert engine == django_settings.SESSION_ENGINE

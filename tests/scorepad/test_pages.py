@@ -211,7 +211,7 @@ def test_the_session_page_costs_the_same_however_long_the_session(browser, table
         declarer = SEATS[i % 4]
         tricks = {p: 2 if p == declarer else 1 for p in SEATS}
         record(table, anna, played(declarer, tricks))
-    hit()  # the account is read once, then cached (scorepad.caching)
+    hit()  # the account is read once, then cached (scorepad.cache.logins)
     record(table, anna, {"kind": "passed"})  # a new version: rendered, then reused
     short = [_count_queries(hit), _count_queries(hit)]
     for _ in range(15):

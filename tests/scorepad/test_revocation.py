@@ -1,4 +1,4 @@
-"""Access ends whatever the shared cache does (scorepad/fastpoll.py, ``bump``): a revoked
+"""Access ends whatever the shared cache does (scorepad/cache/grants.py, ``bump``): a revoked
 token, a removed member, a deactivated account, a password change and a log-out
 everywhere take effect on the next request, API, page and poll, also when the cache
 takes no writes. Redis at its memory limit with ``noeviction`` refuses every SET but
@@ -20,7 +20,7 @@ from django.test import Client
 from redis.exceptions import OutOfMemoryError
 from rest_framework.authtoken.models import Token
 
-from scorepad import fastpoll
+from scorepad.cache import grants
 from scorepad.models import Deal, Membership
 
 from .factories import EVEN, member, played, user
@@ -111,7 +111,7 @@ def revoke(kind: str, bert: Bert, table: Any, anna: Any) -> int:
             with transaction.atomic():
                 bert.user.is_active = False
                 bert.user.save()
-        except fastpoll.CacheRefused:
+        except grants.CacheRefused:
             return 503
         return 200
     if kind == "password":
@@ -177,7 +177,7 @@ def test_the_answer_of_a_refused_change_says_to_try_again(bert, table, anna, ref
 def test_a_generation_the_cache_lost_is_read_from_the_database_in_one_query(
         bert, table, django_assert_num_queries):
     path = f"/api/v1/sessions/{table.pk}/scoreboard"
-    caches["default"].delete(fastpoll.user_key(bert.user.pk))
+    caches["default"].delete(grants.user_key(bert.user.pk))
     with django_assert_num_queries(1):  # the number, the same as before: the token counts
         assert Client().get(path, **with_token(bert.token)).status_code == 200
     with django_assert_num_queries(0):  # and the cache has it again
@@ -185,9 +185,9 @@ def test_a_generation_the_cache_lost_is_read_from_the_database_in_one_query(
 
 
 def test_a_generation_never_goes_back_in_the_cache(bert):
-    key = fastpoll.user_key(bert.user.pk)
-    fastpoll._generation_raise(key, 5)
-    fastpoll._generation_raise(key, 3)  # a request that read the number before a change
+    key = grants.user_key(bert.user.pk)
+    grants._generation_raise(key, 5)
+    grants._generation_raise(key, 3)  # a request that read the number before a change
     assert caches["default"].get(key) == 5
 
 
@@ -268,7 +268,7 @@ def test_a_deal_recorded_while_the_cache_is_full_leaves_no_stale_version(table, 
     polls kept answering 304 to the old ETag for a minute, since the cached version
     could not be raised. A version that cannot be raised is dropped (deleting works at
     Redis's memory limit), so the polls ask the database."""
-    from scorepad import fastpoll
+    from scorepad.cache import backend, versions
 
     from .factories import played, record
 
@@ -276,7 +276,7 @@ def test_a_deal_recorded_while_the_cache_is_full_leaves_no_stale_version(table, 
     phone.force_login(anna)
     board = f"/api/v1/sessions/{table.pk}/scoreboard"
     before = phone.get(board)
-    assert fastpoll.get_many([fastpoll._version_key(table.pk)])  # the version is cached
+    assert backend.get(versions.version_key(table.pk)) is not None  # the version is cached
     refuse("full")
     record(table, anna, played("Anna", {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}))
     after = phone.get(board, HTTP_IF_NONE_MATCH=before["ETag"])

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad import fastpoll, services
+from scorepad import services
+from scorepad.cache import versions
 from scorepad.models import Deal, DealEvent, Session
 
 from ..strength import examples
@@ -201,7 +202,7 @@ def test_a_failure_halfway_through_a_write_leaves_no_trace(table, anna, monkeypa
         raise RuntimeError("the disk is full")
 
     # after the rows were written, before the commit (scorepad.dealwrite)
-    monkeypatch.setattr(fastpoll, "publish_version", broken)
+    monkeypatch.setattr(versions, "publish_version", broken)
     with pytest.raises(RuntimeError):
         record(table, anna, played("Anna", EVEN))
     table.refresh_from_db()

@@ -223,7 +223,7 @@ def test_the_scoreboard_and_deal_entry_cost_the_same_however_long_the_session(pa
         else:
             assert client.get(url).status_code == 200
 
-    hit()  # the first request of a member fills the caches (scorepad.caching, fastpoll)
+    hit()  # the first request of a member fills the caches (scorepad.cache)
     for _ in range(3):
         record(session, owner, played("Anna", EVEN))
     short = _queries(hit)

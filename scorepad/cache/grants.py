@@ -3,11 +3,8 @@
 A phone polls its scoreboard every 2 s. Django's login costs two queries (the session row
 and the user row) and the version and role one more; with a shared cache a poll needs none:
 
-- **The version in the cache** (``sv:<session id>``): every write that bumps a session's
-  version raises the cached one *after its commit* (a poll never sees a version whose data
-  is not committed). The cache only ever moves up (``_raise_to``: an atomic "max" in
-  Redis, a lock in memory), so a late writer or a poll filling a miss with what it read
-  from the database can never put an older version back. A miss reads the database.
+- **The version in the cache** (``versions``): raised after every write's commit, never
+  lowered; a miss reads the database.
 - **A poll grant in the polled URL** (``?g=``): the page or fragment that embeds the
   polling was rendered after the full check (login, membership or watch token), and
   carries a signed, short-lived (``GRANT_SECONDS``) statement of it: session, group, user
@@ -43,18 +40,17 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.core import signing
-from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
-from django.db import transaction
 from django.db.models import OuterRef, Subquery
+
+from . import backend, versions
+from .backend import shared
+from .versions import version_key
 
 log = logging.getLogger(__name__)
 
@@ -65,145 +61,10 @@ GRANT_SECONDS = 15 * 60
 #: Without a shared cache a member's grant lives this long: the one thing its database
 #: read cannot see is a logout elsewhere (the login session is not read).
 UNSHARED_GRANT_SECONDS = 120
-#: A cached version is re-read from the database at least this often (a safety net: it is
-#: raised after every commit anyway).
-VERSION_SECONDS = 60
 #: The query parameter that carries the grant.
 PARAM = "g"
 #: Stands for the grant in cached scoreboards (each answer puts in its own).
 MARK = "__pollgrant__"
-
-_lock = threading.Lock()
-_MAX = """
-local cur = redis.call('GET', KEYS[1])
-if (not cur) or (tonumber(cur) or -1) < tonumber(ARGV[1]) then
-  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-  return 1
-end
-return 0
-"""
-
-
-def shared() -> bool:
-    """Does every process see this cache (a shared one, or a one-process deployment)?"""
-    return bool(getattr(settings, "SCHREIBER_CACHE_SHARED", False))
-
-
-def _cache() -> Any:
-    return caches["default"]
-
-
-#: Each process remembers what it read from a shared cache for this long, to answer the
-#: next polls' 304s without a round trip. Less than the 2 s poll interval: a change made
-#: in another process shows at the latest one interval later; an answer with a body
-#: always reads the shared cache first (a phone never gets an older scoreboard back).
-LOCAL_SECONDS = 1.0
-LOCAL_MAX = 20_000
-_local: dict[str, tuple[float, Any]] = {}
-
-
-def _remember(values: dict[str, Any]) -> None:
-    if len(_local) > LOCAL_MAX:
-        _local.clear()
-    until = time.monotonic() + LOCAL_SECONDS
-    for key, value in values.items():
-        _local[key] = (until, value)
-
-
-def _recalled(keys: list[str]) -> dict[str, Any] | None:
-    """All of ``keys`` from this process's memory, or None if any is missing or old."""
-    now, out = time.monotonic(), {}
-    for key in keys:
-        found = _local.get(key)
-        if found is None or found[0] < now:
-            return None
-        out[key] = found[1]
-    return out
-
-
-def forget(key: str) -> None:
-    _local.pop(key, None)
-
-
-def get_many(keys: list[str]) -> dict[str, Any]:
-    """The cache's get_many; on Redis from the primary (a replica may lag behind a write),
-    in one MGET (scorepad.redis_cache keeps one client per server)."""
-    backend = _cache()
-    if not isinstance(backend, RedisCache):
-        return dict(backend.get_many(keys))
-    inner = backend._cache
-    values = inner.get_client(write=True).mget([backend.make_key(k) for k in keys])
-    return {k: inner._serializer.loads(v) for k, v in zip(keys, values, strict=True)
-            if v is not None}
-
-
-def after_commit(fn: Callable[[], None]) -> None:
-    """Run ``fn`` once the current transaction has committed (at once outside one)."""
-    transaction.on_commit(fn, robust=True)
-
-
-# --- versions -----------------------------------------------------------------------------
-
-
-def _version_key(session_id: int) -> str:
-    return f"sv:{session_id}"
-
-
-def _raise_to(session_id: int, version: int, entries: Mapping[str, Any] | None = None,
-              seconds: int = 0) -> None:
-    """Make the cached version at least ``version`` (never lower it); and cache
-    ``entries`` for ``seconds``, in the same round trip on Redis."""
-    backend, key = _cache(), _version_key(session_id)
-    try:
-        if isinstance(backend, RedisCache):
-            made = backend.make_and_validate_key(key)
-            client = backend._cache.get_client(made, write=True)
-            if entries:
-                pipe = client.pipeline(transaction=False)
-                pipe.eval(_MAX, 1, made, int(version), VERSION_SECONDS)
-                for name, value in entries.items():
-                    pipe.set(backend.make_and_validate_key(name),
-                             backend._cache._serializer.dumps(value), ex=seconds)
-                pipe.execute()
-            else:
-                client.eval(_MAX, 1, made, int(version), VERSION_SECONDS)
-            forget(key)
-        else:
-            with _lock:
-                current = backend.get(key)
-                if current is None or current < version:
-                    backend.set(key, int(version), VERSION_SECONDS)
-            if entries:
-                backend.set_many(dict(entries), seconds)
-    except Exception:  # the cache is a shortcut: polls fall back to the database
-        log.warning("could not cache the version of session %s", session_id, exc_info=True)
-        # A version left behind would answer 304 to the old ETag until it expires:
-        # drop it instead (Redis deletes at its memory limit, where it refuses writes).
-        forget(key)
-        try:
-            backend.delete(key)
-        except Exception:
-            log.warning("could not drop the cached version of session %s", session_id,
-                        exc_info=True)
-
-
-def publish_version(session_id: int, version: int, entries: Mapping[str, Any] | None = None,
-                    seconds: int = 0) -> None:
-    """A write made ``version`` of the session: tell the polls once it is committed.
-    ``entries``: cache entries that belong to that version (a rendered answer), written
-    with it for ``seconds``."""
-    after_commit(lambda: _raise_to(session_id, version, entries, seconds))
-
-
-def publish_versions(rows: Callable[[], Any]) -> None:
-    """After commit, raise the cached versions to ``rows()`` ((id, version) pairs read
-    then from the database): for writes that bump several sessions at once."""
-    def run() -> None:
-        for session_id, version in rows():
-            _raise_to(session_id, version)
-
-    after_commit(run)
-
 
 # --- access generations ---------------------------------------------------------------------
 
@@ -242,22 +103,19 @@ def bump(key: str) -> None:
     that names the old number stops counting: a cache without the number asks the
     database (``generations``)."""
     number = _db_bump(key)
-    forget(key)
+    versions.forget(key)
     _drop(key)
 
     def run() -> None:
-        forget(key)
+        versions.forget(key)
         try:
             _generation_raise(key, number)
             return
-        except Exception:
+        except backend.ERRORS:
             log.warning("could not write the access generation %s", key, exc_info=True)
-        try:
-            _cache().delete(key)
-        except Exception:
-            log.warning("could not drop the access generation %s", key, exc_info=True)
+        backend.delete_many([key])
 
-    after_commit(run)
+    backend.after_commit(run)
 
 
 def _db_bump(key: str) -> int:
@@ -265,7 +123,7 @@ def _db_bump(key: str) -> int:
     statement (an upsert, on SQLite and PostgreSQL alike)."""
     from django.db import connection
 
-    from .models import AccessGeneration
+    from ..models import AccessGeneration
 
     table = connection.ops.quote_name(AccessGeneration._meta.db_table)
     key_column, number = (connection.ops.quote_name(c) for c in ("key", "number"))
@@ -279,7 +137,7 @@ def _db_bump(key: str) -> int:
 
 def _db_numbers(keys: list[str]) -> dict[str, int]:
     """The database's numbers for ``keys`` in one query (0 where there is no row)."""
-    from .models import AccessGeneration
+    from ..models import AccessGeneration
 
     found = dict(AccessGeneration.objects.filter(key__in=keys).values_list("key", "number"))
     return {k: int(found.get(k, 0)) for k in keys}
@@ -288,40 +146,28 @@ def _db_numbers(keys: list[str]) -> dict[str, int]:
 def _drop(key: str) -> None:
     """Delete ``key`` from the cache, or raise CacheRefused. A cache that answers a
     delete without deleting (not even an error) is caught by reading the key again."""
-    backend = _cache()
     try:
-        if backend.delete(key):
+        if backend.cache().delete(key):
             return
-        left = get_many([key]).get(key)
-    except Exception as e:
+    except backend.ERRORS as e:
         raise CacheRefused(key) from e
-    if left is not None:
+    left = backend.get_many([key])
+    if left is None or left.get(key) is not None:
         raise CacheRefused(key)
 
 
 def _generation_raise(key: str, number: int) -> None:
     """Make the cache's copy of ``key`` at least ``number`` (never lower it: a request
     that read the number before a change cannot put it back over the change's)."""
-    backend = _cache()
-    if isinstance(backend, RedisCache):
-        made = backend.make_and_validate_key(key)
-        client = backend._cache.get_client(made, write=True)
-        client.eval(_MAX, 1, made, int(number), GENERATION_SECONDS)
-        return
-    with _lock:
-        current = backend.get(key)
-        if current is None or int(current) < number:
-            backend.set(key, int(number), GENERATION_SECONDS)
+    backend.raise_to(key, number, GENERATION_SECONDS)
 
 
 def generations(*keys: str) -> list[str] | None:
     """The current generations: the cache's copies, the database's numbers where the
     cache has none (then copied into it where it takes them); None when the cache cannot
     be read."""
-    try:
-        got = get_many(list(keys))
-    except Exception:
-        log.warning("could not read access generations", exc_info=True)
+    got = backend.get_many(list(keys))
+    if got is None:
         return None
     missing = [k for k in keys if k not in got]
     if missing:
@@ -329,7 +175,7 @@ def generations(*keys: str) -> list[str] | None:
         for key, number in numbers.items():
             try:
                 _generation_raise(key, number)
-            except Exception:  # a full cache: the database's number counts all the same
+            except backend.ERRORS:  # a full cache: the database's number counts all the same
                 log.warning("could not cache the access generation %s", key, exc_info=True)
         got |= numbers
     return [str(got[k]) for k in keys]
@@ -403,7 +249,8 @@ class Pass:
     recalled: bool = False  # from this process's short memory (good for a 304 only)
 
 
-_verified: dict[str, tuple[int, list[Any]]] = {}
+#: The grants whose signatures this process has checked: (signed at, statement).
+_verified: backend.Recent[str, tuple[int, list[Any]]] = backend.Recent(20_000)
 
 
 def _payload(request: Any, max_age: int = GRANT_SECONDS) -> tuple[str, list[Any]] | None:
@@ -424,9 +271,7 @@ def _payload(request: Any, max_age: int = GRANT_SECONDS) -> tuple[str, list[Any]
         return None
     if not isinstance(data, list) or not data:
         return None
-    if len(_verified) > LOCAL_MAX:
-        _verified.clear()
-    _verified[grant] = (signed_at, data)
+    _verified.put(grant, (signed_at, data))
     return (grant, data) if time.time() - signed_at <= max_age else None
 
 
@@ -436,7 +281,7 @@ def _member_row(session_id: int, user_id: int, auth: str) -> tuple[int, str | No
     password is not the one the grant's login was made with (``auth``)."""
     from django.contrib.auth import get_user_model
 
-    from .models import Membership, Session
+    from ..models import Membership, Session
 
     users = get_user_model().objects.filter(pk=user_id)
     role = Membership.objects.filter(group_id=OuterRef("group_id"), user_id=user_id
@@ -462,19 +307,17 @@ def _auth_hash(password: str) -> str:
 
 def _cached(keys: list[str], fresh: bool) -> tuple[dict[str, Any], bool] | None:
     """(values, recalled from this process's memory?) or None when the cache fails."""
-    local = isinstance(_cache(), RedisCache)
+    local = backend.on_redis()
     if local and not fresh:
-        recalled = _recalled(keys)
+        recalled = versions.recalled(keys)
         if recalled is not None:
             return recalled, True
-    try:
-        got = get_many(keys)
-        if local and len(got) == len(keys):
-            _remember(got)
-        return got, False
-    except Exception:
-        log.warning("could not read the poll cache", exc_info=True)
+    got = backend.get_many(keys)
+    if got is None:
         return None
+    if local and len(got) == len(keys):
+        versions.remember(got)
+    return got, False
 
 
 def check_user(request: Any, session_id: int, fresh: bool = False) -> Pass | None:
@@ -494,7 +337,7 @@ def check_user(request: Any, session_id: int, fresh: bool = False) -> Pass | Non
         if row is None or row[1] is None:
             return None
         return Pass(sid, row[0], row[1], grant)
-    keys = [user_key(uid), group_key(gid), _version_key(sid)]
+    keys = [user_key(uid), group_key(gid), version_key(sid)]
     found = _cached(keys, fresh)
     if found is None:
         return None
@@ -508,13 +351,13 @@ def check_user(request: Any, session_id: int, fresh: bool = False) -> Pass | Non
         if row is None or row[1] is None:
             return None
         version = row[0]
-        _raise_to(sid, version)
+        versions.raise_to(sid, version)
     return Pass(sid, int(version), str(role), grant, recalled)
 
 
 def check_watch(request: Any, token: str, fresh: bool = False) -> Pass | None:
     """The poll of a watch link by its grant, or None: do the full check."""
-    from .models import Session
+    from ..models import Session
 
     found = _payload(request)
     if found is None:
@@ -528,7 +371,7 @@ def check_watch(request: Any, token: str, fresh: bool = False) -> Pass | None:
         return None
     version, recalled = None, False
     if shared():
-        keys = [watch_key(sid), _version_key(sid)]
+        keys = [watch_key(sid), version_key(sid)]
         found = _cached(keys, fresh)
         if found is None:
             return None
@@ -542,7 +385,7 @@ def check_watch(request: Any, token: str, fresh: bool = False) -> Pass | None:
             return None
         version = int(row[0])
         if shared():
-            _raise_to(sid, version)
+            versions.raise_to(sid, version)
     return Pass(sid, int(version), "", grant, recalled)
 
 
@@ -554,11 +397,7 @@ def _member_key(user_id: int, session_id: int) -> str:
 
 
 #: The group of each session this process has met (it never changes).
-_groups: dict[int, int] = {}
-
-
-def _group_of_key(session_id: int) -> str:
-    return f"sg:{session_id}"  # a session's group never changes
+_groups: backend.Recent[int, int] = backend.Recent(20_000)
 
 
 @dataclass(frozen=True)
@@ -578,52 +417,48 @@ class Member:
                                   self.user_generation, self.group_generation, auth)
 
 
-def check_member(user: Any, session_id: int, request: Any = None) -> tuple[int, str] | None:
+def check_member(user: Any, session_id: int, ahead: Mapping[str, Any] | None = None
+                 ) -> tuple[int, str] | None:
     """(version, role) of a logged-in member's session from the cache (``member_of``);
     None: ask the database (``remember_member`` afterwards)."""
-    found = member_of(user, session_id, request)
+    found = member_of(user, session_id, ahead)
     return None if found is None else (found.version, found.role)
 
 
 def member_keys(user_id: int, session_id: int) -> list[str]:
     """What ``member_of`` reads: the member's entry, the user's generation, the session's
     version and, once this process knows the session's group, the group's generation."""
-    keys = [_member_key(user_id, session_id), user_key(user_id), _version_key(session_id)]
+    keys = [_member_key(user_id, session_id), user_key(user_id), version_key(session_id)]
     known = _groups.get(session_id)  # a session's group never changes: one round trip
     if known is not None:
         keys.append(group_key(known))
     return keys
 
 
-#: Where a request keeps cache entries read ahead in its first round trip (the API
-#: token's, api.auth): ``{key: value or None}``.
-AHEAD = "schreiber_cache_ahead"
-
-
-def _ahead(request: Any, keys: list[str]) -> dict[str, Any] | None:
-    """The entries ``keys`` as this request read them ahead (at the moment of its token
-    check, so just as current as a second round trip now), if it read them all."""
-    values = getattr(getattr(request, "_request", request), AHEAD, None)
-    if not isinstance(values, dict) or any(k not in values for k in keys):
+def _ahead(ahead: Mapping[str, Any] | None, keys: list[str]) -> dict[str, Any] | None:
+    """The entries ``keys`` as the request read them ahead (``{key: value or None}``, at
+    the moment of its token check, so just as current as a second round trip now), if it
+    read them all."""
+    if ahead is None or any(k not in ahead for k in keys):
         return None
-    return {k: values[k] for k in keys if values[k] is not None}
+    return {k: ahead[k] for k in keys if ahead[k] is not None}
 
 
-def member_of(user: Any, session_id: int, request: Any = None) -> Member | None:
+def member_of(user: Any, session_id: int, ahead: Mapping[str, Any] | None = None
+              ) -> Member | None:
     """A logged-in member's session from the cache, while the user's and the group's
     access generations are those the role was read under; None: ask the database.
-    ``request``: its entries read ahead are used if they cover these (``_ahead``)."""
+    ``ahead``: entries the request read ahead (the API token's check,
+    ``logins.token_user``), used if they cover these."""
     if not shared() or not getattr(user, "is_authenticated", False):
         return None
     keys = member_keys(user.pk, session_id)
     known = _groups.get(session_id)
-    try:
-        got = _ahead(request, keys)
+    got = _ahead(ahead, keys)
+    if got is None:
+        got = backend.get_many(keys)
         if got is None:
-            got = get_many(keys)
-    except Exception:
-        log.warning("could not read the member cache", exc_info=True)
-        return None
+            return None
     entry = got.get(keys[0])
     if not isinstance(entry, tuple) or len(entry) != 4 or got.get(keys[2]) is None:
         return None
@@ -632,36 +467,18 @@ def member_of(user: Any, session_id: int, request: Any = None) -> Member | None:
         return None
     of_group = got
     if known != group_id:
-        if len(_groups) > LOCAL_MAX:
-            _groups.clear()
-        _groups[session_id] = group_id
+        _groups.put(session_id, group_id)
         of_group = {}  # read now (current)
     if current(of_group, [group_key(group_id)]) != [group_gen]:
         return None
     return Member(int(got[keys[2]]), str(role), int(group_id), str(user_gen), str(group_gen))
 
 
-def know_group(session_id: int, group_id: int) -> None:
-    """After commit, the cache knows the new session's group (it never changes): the
-    first look at it can already be remembered (``member_generations``)."""
-    def run() -> None:
-        try:
-            _cache().set(_group_of_key(session_id), group_id, None)
-        except Exception:
-            log.warning("could not cache a session's group", exc_info=True)
-
-    if shared():
-        after_commit(run)
-
-
 def member_generations(user: Any, session_id: int) -> Any:
     """Read before the database's answer (``remember_member``): the generations then."""
     if not shared() or not getattr(user, "is_authenticated", False):
         return None
-    try:
-        group_id = get_many([_group_of_key(session_id)]).get(_group_of_key(session_id))
-    except Exception:
-        return None
+    group_id = backend.get(versions.group_of_key(session_id))
     if group_id is None:
         return None
     found = generations(user_key(user.pk), group_key(group_id))
@@ -674,24 +491,21 @@ def remember_member(user: Any, session_id: int, version: int, role: str, group_i
     (a removal committed meanwhile has changed them: the entry never counts)."""
     if not shared():
         return
-    try:
-        _cache().set(_group_of_key(session_id), group_id, None)
-        if before is not None and before[0] == group_id:
-            _cache().set(_member_key(user.pk, session_id),
-                         (role, group_id, before[1], before[2]), GRANT_SECONDS)
-    except Exception:
-        log.warning("could not cache a member", exc_info=True)
-    _raise_to(session_id, version)
+    if backend.put(versions.group_of_key(session_id), group_id, None) and \
+            before is not None and before[0] == group_id:
+        backend.put(_member_key(user.pk, session_id),
+                    (role, group_id, before[1], before[2]), GRANT_SECONDS)
+    versions.raise_to(session_id, version)
 
 
 def member(user: Any, session_id: int, read: Callable[[], tuple[int, str, int]],
-           request: Any = None) -> tuple[int, str]:
+           ahead: Mapping[str, Any] | None = None) -> tuple[int, str]:
     """(version, role) of a member's session: from the cache (``check_member``; with the
-    entries ``request`` read ahead), else ``read()`` → (version, role, group id) from the
+    entries read ``ahead``), else ``read()`` → (version, role, group id) from the
     database (it raises 404/403), then cached under the generations read before it. The
     first time a process meets the session it does not know its group yet: it reads once
     more, under the generations."""
-    found = check_member(user, session_id, request)
+    found = check_member(user, session_id, ahead)
     if found is not None:
         return found
     before = member_generations(user, session_id)
@@ -716,25 +530,17 @@ def fill(body: bytes, grant: str | None) -> bytes:
 
 
 def connect() -> None:
-    """Access generations follow memberships, accounts and logouts (apps.ready)."""
-    from django.contrib.auth import get_user_model
+    """Access generations follow memberships, logouts and API tokens (apps.ready; the
+    accounts: ``logins.connect``)."""
     from django.contrib.auth.signals import user_logged_out
     from django.db.models.signals import post_delete, post_save
 
-    from .models import Membership
+    from ..models import Membership
 
     def membership_changed(sender: Any, instance: Any, created: bool = False,
                            **kwargs: Any) -> None:
         if not created:  # a new member ends nobody's access
             bump(group_key(instance.group_id))
-
-    def account_changed(sender: Any, instance: Any, update_fields: Any = None,
-                        created: bool = False, **kwargs: Any) -> None:
-        if created:
-            return  # nothing was granted to a new account yet
-        if update_fields is not None and set(update_fields) <= {"last_login"}:
-            return  # a login elsewhere changes nothing for this device
-        bump(user_key(instance.pk))
 
     def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
         if user is not None:
@@ -744,17 +550,12 @@ def connect() -> None:
                       dispatch_uid="fastpoll-membership-save")
     post_delete.connect(membership_changed, sender=Membership, weak=False,
                         dispatch_uid="fastpoll-membership-delete")
-    user_model = get_user_model()
-    post_save.connect(account_changed, sender=user_model, weak=False,
-                      dispatch_uid="fastpoll-user-save")
-    post_delete.connect(account_changed, sender=user_model, weak=False,
-                        dispatch_uid="fastpoll-user-delete")
     user_logged_out.connect(logged_out, weak=False, dispatch_uid="fastpoll-logout")
 
     from rest_framework.authtoken.models import Token
 
     def token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
-        bump(user_key(instance.user_id))  # a cached token (scorepad.caching) stops at once
+        bump(user_key(instance.user_id))  # a cached token (scorepad.cache.logins) stops at once
 
     post_delete.connect(token_deleted, sender=Token, weak=False,
                         dispatch_uid="fastpoll-token-delete")

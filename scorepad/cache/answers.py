@@ -2,7 +2,7 @@
 render each version of a scoreboard once.
 
 A poll first learns the session's version: from the cache, with a signed grant in the
-polled URL standing for the login, without any query (``fastpoll``); else with one small
+polled URL standing for the login, without any query (``grants``); else with one small
 query (``access.poll_for`` or ``services.watch_version``). The ETag is made of the session
 id, that version and whatever else changes the answer (format, language, role). When the
 client has it: 304, nothing loaded or rendered. Otherwise the answer is built once per
@@ -13,14 +13,12 @@ each worker is as correct as a shared one (bench/README.md has the figures).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
-from django.core.cache import cache
 from django.http import HttpResponse
 
-log = logging.getLogger(__name__)
+from . import backend
 
 #: Seconds a rendered scoreboard stays in the cache (a poll every 2 s keeps it warm).
 CACHE_SECONDS = 300
@@ -28,14 +26,8 @@ CACHE_SECONDS = 300
 
 #: With a shared cache each process also keeps the bodies it served last (an ETag names
 #: one content forever, so this is never stale) to save the round trip.
-_bodies: dict[str, tuple[bytes, str]] = {}
 BODIES_MAX = 200
-
-
-def _keep(etag: str, hit: tuple[bytes, str]) -> None:
-    if len(_bodies) >= BODIES_MAX:
-        _bodies.clear()
-    _bodies[etag] = hit
+_bodies: backend.Recent[str, tuple[bytes, str]] = backend.Recent(BODIES_MAX)
 
 
 def _local_cache() -> bool:
@@ -74,28 +66,20 @@ def polled(request: Any, etag: str, render: Callable[[], tuple[str, bytes, str]]
     cached body for that ETag, or ``render()`` → (etag of what was rendered, body, content
     type), which may be newer than ``etag`` if a deal was recorded meanwhile (it is cached
     under its own ETag, so nothing is ever filed under the wrong version). ``finish``
-    turns the cached body into this answer's (fastpoll: its own grant)."""
+    turns the cached body into this answer's (grants: its own grant)."""
     if not force and client_has(request, etag):
         return _headers(HttpResponse(status=304), etag, secret_url)
-    from .fastpoll import get_many
-
     local = _local_cache()
     hit = None if local else _bodies.get(etag)
     if hit is None:
-        try:
-            hit = get_many(["board:" + etag]).get("board:" + etag)
-        except Exception:  # the cache is a shortcut: render when it is down
-            log.warning("could not read the scoreboard cache", exc_info=True)
+        hit = backend.get("board:" + etag)  # the cache is a shortcut: render when it is down
     if hit is None:
         etag, body, content_type = render()
-        try:
-            cache.set("board:" + etag, (body, content_type), CACHE_SECONDS)
-        except Exception:
-            log.warning("could not cache a scoreboard", exc_info=True)
+        backend.put("board:" + etag, (body, content_type), CACHE_SECONDS)
     else:
         body, content_type = hit
     if not local:
-        _keep(etag, (body, content_type))
+        _bodies.put(etag, (body, content_type))
     if finish is not None:
         body = finish(body)
     return _headers(HttpResponse(body, content_type=content_type), etag, secret_url)

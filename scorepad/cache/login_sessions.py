@@ -14,6 +14,8 @@ from typing import Any
 
 from django.contrib.sessions.backends import cached_db
 
+from .backend import ERRORS
+
 log = logging.getLogger(__name__)
 
 
@@ -21,7 +23,7 @@ class SessionStore(cached_db.SessionStore):
     def load(self) -> dict[str, Any]:
         try:
             data = self._cache.get(self.cache_key)
-        except Exception:  # as Django: an unreadable cache is a miss
+        except ERRORS:  # as Django: an unreadable cache is a miss
             data = None
         if data is not None:
             return data  # type: ignore[no-any-return]
@@ -32,6 +34,6 @@ class SessionStore(cached_db.SessionStore):
         try:
             self._cache.set(self.cache_key, data,
                             self.get_expiry_age(expiry=row.expire_date))
-        except Exception:
+        except ERRORS:
             log.warning("could not cache a login session", exc_info=True)
         return data  # type: ignore[no-any-return]
