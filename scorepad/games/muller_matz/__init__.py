@@ -21,14 +21,14 @@ from referee.money import transfer_plan
 from referee.muller_matz import OVERRIDES_SCHEMA as MULLER_MATZ_OVERRIDES
 from referee.muller_matz import check_result, muller_matz_rules, packs_for
 
-from ..errors import InputError
-from ..fields import AsStored, NameField, Shape, rules_schema, utc_datetime
-from ..loaded import Loaded, Names, SessionRecord
-from ..messages import violation_message
-from .base import GameRules, JsonReplayer, Money, mode_of, rate, stake_of, tallied
+from ...errors import InputError
+from ...fields import AsStored, NameField, Shape, rules_schema, utc_datetime
+from ...loaded import Loaded, Names, SessionRecord
+from ...messages import violation_message
+from ..base import GameRules, JsonReplayer, Money, mode_of, rate, stake_of, tallied
 
 if TYPE_CHECKING:
-    from ..models import Deal, Session
+    from ...models import Deal, Session
 
 NAME = "muller_matz"
 TITLE = "Müller Matz"

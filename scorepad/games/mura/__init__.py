@@ -23,9 +23,9 @@ from referee.mura import MURA_RULES, first_leader, mura_rules
 from referee.mura import OVERRIDES_SCHEMA as MURA_OVERRIDES
 from referee.violations import RuleError
 
-from ..cardnames import card_name, pack_choices
-from ..errors import InputError
-from ..fields import (
+from ...cardnames import card_name, pack_choices
+from ...errors import InputError
+from ...fields import (
     MAX_PLAYERS,
     AsStored,
     CardField,
@@ -35,10 +35,10 @@ from ..fields import (
     rules_schema,
     utc_datetime,
 )
-from ..ids import parse_count
-from ..loaded import Loaded, Names, SessionRecord
-from ..messages import card_violation_message, input_error_message, violation_message
-from .base import (
+from ...ids import parse_count
+from ...loaded import Loaded, Names, SessionRecord
+from ...messages import card_violation_message, input_error_message, violation_message
+from ..base import (
     GameRules,
     JsonReplayer,
     Money,
@@ -52,7 +52,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..models import Deal, Session
+    from ...models import Deal, Session
 
 NAME = "mura"
 TITLE = "Mura"

@@ -39,10 +39,10 @@ from referee.session import apply as session_apply
 from referee.session import start as session_start
 from referee.violations import RuleError
 
-from ..cardnames import SUITS
-from ..charts import as_figure
-from ..errors import InputError, RulesBroken
-from ..fields import (
+from ...cardnames import SUITS
+from ...charts import as_figure
+from ...errors import InputError, RulesBroken
+from ...fields import (
     MAX_PLAYERS,
     MULATSCHAK_RULES_SCHEMA,
     AsStored,
@@ -56,10 +56,10 @@ from ..fields import (
     UniqueNamesField,
     utc_datetime,
 )
-from ..ids import parse_count
-from ..loaded import Loaded, Names, SessionRecord
-from ..messages import FACTOR_LABELS, input_error_message, reason_label, violation_message
-from .base import (
+from ...ids import parse_count
+from ...loaded import Loaded, Names, SessionRecord
+from ...messages import FACTOR_LABELS, input_error_message, reason_label, violation_message
+from ..base import (
     RECENT_GAMES,
     GameRules,
     Money,
@@ -71,7 +71,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..models import Deal, Session
+    from ...models import Deal, Session
 
 NAME = "mulatschak"
 TITLE = "Mulatschak"
