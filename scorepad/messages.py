@@ -492,7 +492,7 @@ def card_violation_message(violation: Violation, pack: str) -> str:
     return _fill(template, values)
 
 
-# --- the Referee page (scorepad/disputes) ------------------------------------------------
+# --- the Referee page (scorepad/games/<game>/disputes.py) ---------------------------------
 
 #: Each code the Referee page explains: the rule in one sentence and its section of
 #: docs/rules.md (the anchor ``/rules/#...`` links to).

@@ -3,9 +3,9 @@ rules (and its dealer, scores and players) preloaded, and a stand-alone version 
 rules picker for tables that only want the referee (no login, like the stateless API).
 Also the rules document itself, docs/rules.md, served at ``/rules/``.
 
-The questions live in ``scorepad.disputes`` (one module per game); these views only find
-the table, hand the form to the question and render its answer (the whole page, or for
-htmx just the form with its answer).
+The questions live in each game's package (``scorepad.games.<game>.disputes``, gathered
+by ``scorepad.disputes``); these views only find the table, hand the form to the question
+and render its answer (the whole page, or for htmx just the form with its answer).
 """
 
 from __future__ import annotations

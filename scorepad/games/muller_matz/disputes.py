@@ -22,8 +22,8 @@ from referee.muller_matz import (
 )
 from referee.violations import RuleError, Violation
 
-from ..cardnames import SYMBOLS, suit_name
-from ..messages import (
+from ...cardnames import SYMBOLS, suit_name
+from ...messages import (
     MATZ_PARAMETER_HELP,
     SWAP_REFUSALS,
     beat_reason,
@@ -31,7 +31,7 @@ from ..messages import (
     rule_sentence,
     violation_message,
 )
-from .base import (
+from ..disputes import (
     FormError,
     Line,
     Table,
