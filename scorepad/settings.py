@@ -101,8 +101,17 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # What template_partials would set up by itself (its loader around Django's two
+            # default loaders, cached), and after those the one that finds a game's own
+            # templates in its package.
+            "loaders": [("template_partials.loader.Loader", [
+                ("django.template.loaders.cached.Loader", [
+                    "django.template.loaders.filesystem.Loader",
+                    "django.template.loaders.app_directories.Loader",
+                    "scorepad.games.loader.Loader",
+                ]),
+            ])],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
