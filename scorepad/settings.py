@@ -95,6 +95,14 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "scorepad.urls"
+
+#: The games this Schreiber keeps score for: one package each, in the order the pages offer
+#: them (scorepad.games reads this; README: "Adding a game"). Nothing else names a game.
+SCHREIBER_GAMES = [
+    "scorepad.games.mulatschak",
+    "scorepad.games.mura",
+    "scorepad.games.muller_matz",
+]
 WSGI_APPLICATION = "scorepad.wsgi.application"
 
 TEMPLATES = [
@@ -240,7 +248,7 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Schreiber API",
     "DESCRIPTION": (
-        "The scorekeeper and referee for Mulatschak, Mura and Müller Matz tables. "
+        "The scorekeeper and referee for card tables (the games: `GET /referee/rules`). "
         "Rule violations answer 422 with every violation; malformed input answers 400."
     ),
     "VERSION": "1.0.0",

@@ -1,12 +1,13 @@
-"""One module per game family behind one protocol: the only place that knows which game
+"""One package per game family behind one protocol: the only place that knows which game
 a session plays.
 
-Everything that differs from game to game lives in the game's module: how a deal is
+Everything that differs from game to game lives in the game's package: how a deal is
 checked and stored, how it is played through the referee, the scoreboard, the money, the
 statistics, the paper sheet and chart, the CSV, the deal form and its live check, and the
-API's shapes. The rest of the app asks ``of(session)`` (or ``get(name)``) once and calls
-what ``Game`` promises. A new game is a new module here and its name in ``MODULES``
-(README: "Layout").
+API's shapes, its templates (``<game>/templates/``, found by ``loader``) and its Referee
+page questions (``<game>/disputes.py``). The rest of the app asks ``of(session)`` (or
+``get(name)``) once and calls what ``Game`` promises. A new game is a new package and its
+name in the setting ``SCHREIBER_GAMES`` (README: "Adding a game").
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
+
+from django.conf import settings
 
 from .base import GameRules, Money
 
@@ -103,11 +106,11 @@ class Game(Protocol):
                     ) -> tuple[QueryDict, str]: ...
 
 
-#: Every game's module in this package, in the order the pages offer them: the registry.
-#: A new game is one more name here.
-MODULES = ("mulatschak", "mura", "muller_matz")
+#: Every game's package, in the order the pages offer them: the registry, read from the
+#: setting ``SCHREIBER_GAMES`` (dotted module names). A new game is one more name there.
+MODULES: tuple[str, ...] = tuple(settings.SCHREIBER_GAMES)
 
-REGISTRY: tuple[Game, ...] = tuple(import_module(f"{__name__}.{m}") for m in MODULES)
+REGISTRY: tuple[Game, ...] = tuple(import_module(m) for m in MODULES)
 GAMES: dict[str, Game] = {game.NAME: game for game in REGISTRY}
 #: What a session plays when nobody says (the first game of the registry).
 DEFAULT: str = REGISTRY[0].NAME
