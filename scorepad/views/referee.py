@@ -19,8 +19,6 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_safe
 
-from referee.rules import PRESETS
-
 from .. import disputes, games, services
 from ..access import READ, session_for
 from ..disputes import FormError, Table, Tool
@@ -85,7 +83,7 @@ def referee_tool(request: HttpRequest, tool: str) -> HttpResponse:
     table, errors = disputes.game_module(the_tool.game).standalone_table(_data(request), tool)
     return _answer(request, the_tool, table, errors, {
         "session": None, "others": _links(the_tool.game),
-        "back_url": reverse("scorepad:referee"), "presets": list(PRESETS),
+        "back_url": reverse("scorepad:referee"),
     })
 
 

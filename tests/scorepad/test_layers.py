@@ -183,14 +183,11 @@ NOT_YET: dict[str, str] = {
     "static/schreiber.css": "the start form's rules per game, comments",
     "templates/scorepad/_deal_summary.html": "a deal's summary in the history",
     "templates/scorepad/_figures.html": "the figures of each game",
-    "templates/scorepad/_referee_rules.html": "the rules picker of the Referee page",
     "templates/scorepad/group_sessions.html": "the sessions' penalties",
     "templates/scorepad/group_stats.html": "the figures of each game",
     "templates/scorepad/home.html": "the games named on the home page",
     "templates/scorepad/my_stats.html": "the figures of each game",
     "templates/scorepad/player.html": "a chart's title",
-    "templates/scorepad/referee_tool.html": "the rules picker of the Referee page",
-    "templates/scorepad/session_game.html": "the deal forms of two games",
     "templates/scorepad/session_new.html": "the start form's rules per game",
 }
 

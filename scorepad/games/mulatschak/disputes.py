@@ -108,7 +108,8 @@ def standalone_table(data: Any, tool: str) -> tuple[Table, list[FormError]]:
     count = rules.players_max if tool == "trick" else _seat_count(data, rules, errors)
     players = generic_players(count)
     table = Table(GAME, rules, rules.pack, players, players[-1],
-                  dict.fromkeys(players, rules.start_score), rule_fields=fields, preset=preset)
+                  dict.fromkeys(players, rules.start_score), rule_fields=fields, preset=preset,
+                  presets=list(PRESETS))
     return table, errors
 
 

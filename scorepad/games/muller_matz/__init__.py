@@ -288,6 +288,8 @@ def history_detail(seats: list[str], data: dict[str, Any]) -> None:
 
 SESSION_TEMPLATE = "scorepad/session_game.html"
 FORM_FRAGMENT = "scorepad/session_game.html#gameform"
+#: The form itself, which session_game.html's ``gameform`` includes.
+FORM_PART = f"scorepad/_form_{NAME}.html"
 EDIT_TEMPLATE = "scorepad/deal_edit_game.html"
 #: The game's parts of the pages every game shares: the scoreboard, the paper sheet (it
 #: extends scorepad/sheet.html) and the settlement's words on the rules of money.
@@ -360,7 +362,8 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     """The game form: the loser's button (the default) or the finishing order."""
     names = loaded.names
     seats = list(names.by_id.values())
-    context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode}
+    context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode,
+                               "game_form": FORM_PART}
     if number is not None:
         context["current_loser"] = (post or {}).get("loser")
     if mode == "order":

@@ -429,6 +429,8 @@ def history_detail(seats: list[str], data: dict[str, Any]) -> dict[str, Any] | N
 
 SESSION_TEMPLATE = "scorepad/session_game.html"
 FORM_FRAGMENT = "scorepad/session_game.html#gameform"
+#: The form itself, which session_game.html's ``gameform`` includes.
+FORM_PART = f"scorepad/_form_{NAME}.html"
 EDIT_TEMPLATE = "scorepad/deal_edit_game.html"
 #: The game's parts of the pages every game shares: the scoreboard, the paper sheet (it
 #: extends scorepad/sheet.html) and the settlement's words on the rules of money.
@@ -590,7 +592,8 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     by the referee as it is filled in."""
     names = loaded.names
     seats = list(names.by_id.values())
-    context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode}
+    context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode,
+                               "game_form": FORM_PART}
     if mode == "cards":
         return context | _cards_context(names, post, submitted, _dealer_of(loaded, number))
     entry = counts_entry(post, seats)
