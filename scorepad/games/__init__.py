@@ -17,6 +17,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from .base import GameRules, Money
 
@@ -86,6 +87,9 @@ class Game(Protocol):
                        ) -> dict[str, Any] | None: ...
 
     # --- the pages ---
+    def start_parts(self, form: Any) -> dict[str, Any]: ...
+    # what the form that starts a session shows while the game is picked: "note" (a
+    # sentence), "rules_legend" (its presets, the form's ``preset``), "house_rules" (rows)
     SESSION_TEMPLATE: str
     FORM_FRAGMENT: str
     EDIT_TEMPLATE: str
@@ -114,6 +118,11 @@ REGISTRY: tuple[Game, ...] = tuple(import_module(m) for m in MODULES)
 GAMES: dict[str, Game] = {game.NAME: game for game in REGISTRY}
 #: What a session plays when nobody says (the first game of the registry).
 DEFAULT: str = REGISTRY[0].NAME
+
+
+#: The start form's label of the stake: what one unit of the stake is in each game (a new
+#: game with a unit of its own says it here, and in locale/).
+STAKE_LABEL = gettext_lazy("Stake per point, mura or lost game")
 
 
 def get(name: str) -> Game:

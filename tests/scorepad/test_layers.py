@@ -179,8 +179,6 @@ NOT_YET: dict[str, str] = {
     "scorepad/templatetags/cards.py": "the trump names",
     "scorepad/views/common.py": "the presets of new sessions",
     "scorepad/views/looking_back.py": "the figures of each game",
-    "scorepad/views/session.py": "the house rules of new sessions",
-    "static/schreiber.css": "the start form's rules per game, comments",
     "templates/scorepad/_deal_summary.html": "a deal's summary in the history",
     "templates/scorepad/_figures.html": "the figures of each game",
     "templates/scorepad/group_sessions.html": "the sessions' penalties",
@@ -188,7 +186,6 @@ NOT_YET: dict[str, str] = {
     "templates/scorepad/home.html": "the games named on the home page",
     "templates/scorepad/my_stats.html": "the figures of each game",
     "templates/scorepad/player.html": "a chart's title",
-    "templates/scorepad/session_new.html": "the start form's rules per game",
 }
 
 

@@ -828,6 +828,13 @@ def recorded_message(number: int) -> str:
     return _("Deal %(n)s recorded.") % {"n": number}
 
 
+def start_parts(form: Any) -> dict[str, Any]:
+    """The start form's presets and house rules."""
+    from .startform import rules_table
+
+    return {"rules_legend": _("Rules (Mulatschak)"), "house_rules": rules_table(form)}
+
+
 def form_rules(cleaned: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any] | None]:
     """The preset and house rules chosen on the form that starts a session."""
     return cleaned["preset"], cleaned["overrides"]

@@ -304,6 +304,11 @@ def recorded_message(number: int) -> str:
     return _("Game %(n)s recorded.") % {"n": number}
 
 
+def start_parts(form: Any) -> dict[str, Any]:
+    """What the start form shows for this game (nothing more)."""
+    return {}
+
+
 def form_rules(cleaned: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any] | None]:
     """The start form's presets and house rules are Mulatschak's: none of them here."""
     return None, None

@@ -445,6 +445,12 @@ def recorded_message(number: int) -> str:
     return _("Deal %(n)s recorded.") % {"n": number}
 
 
+def start_parts(form: Any) -> dict[str, Any]:
+    """What the start form shows for this game (a note on the seats)."""
+    return {"note": _("Mura: exactly four players, listed counter-clockwise (the order of "
+                      "play).")}
+
+
 def form_rules(cleaned: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any] | None]:
     """The start form's presets and house rules are Mulatschak's: none of them here."""
     return None, None
