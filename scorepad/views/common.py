@@ -89,7 +89,8 @@ def stale_form(loaded: Loaded, form_number: int | None) -> dict[str, Any] | None
         return None
     row = loaded.session.deals.filter(number=form_number).first()
     recorded = loaded.names.deal_names(row.data) if row is not None else None
-    return {"number": form_number, "next": loaded.next_number, "recorded": recorded}
+    return {"number": form_number, "next": loaded.next_number, "recorded": recorded,
+            "summary_template": games.of(loaded.session).SUMMARY_TEMPLATE}
 
 
 def render_session(request: HttpRequest, loaded: Loaded, game: games.Game,

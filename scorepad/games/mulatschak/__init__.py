@@ -39,7 +39,7 @@ from referee.session import apply as session_apply
 from referee.session import start as session_start
 from referee.violations import RuleError
 
-from ...cardnames import SUITS
+from ...cardnames import SUITS, TRUMP_NAMES
 from ...charts import as_figure
 from ...errors import InputError, RulesBroken
 from ...fields import (
@@ -76,12 +76,7 @@ if TYPE_CHECKING:
 NAME = "mulatschak"
 TITLE = "Mulatschak"
 RULES_SCHEMA = MULATSCHAK_RULES_SCHEMA
-TRUMPS = [
-    ("acorns", gettext_lazy("Acorns")),
-    ("leaves", gettext_lazy("Leaves")),
-    ("hearts", gettext_lazy("Hearts")),
-    ("bells", gettext_lazy("Bells")),
-]
+TRUMPS = TRUMP_NAMES
 #: What each preset's players call a bid of five (docs/rules.md, "A deal in order", step 4).
 MULI_NAMES = {"salzburg": "Muli", "geiser": "Mulatschak", "murln": "Murler"}
 BID_KEYS = ("1", "2", "3", "4", "muli")
@@ -819,6 +814,7 @@ EDIT_TEMPLATE = "scorepad/deal_edit.html"
 #: extends scorepad/sheet.html) and the settlement's words on the rules of money.
 BOARD_TEMPLATE = "scorepad/_board_mulatschak.html"
 SHEET_TEMPLATE = "scorepad/sheet_mulatschak.html"
+SUMMARY_TEMPLATE = f"scorepad/_deal_summary_{NAME}.html"
 MONEY_RULES_TEMPLATE = "scorepad/_money_rules_mulatschak.html"
 MODES = ("",)
 RECENT_DEALS = 8

@@ -295,6 +295,7 @@ EDIT_TEMPLATE = "scorepad/deal_edit_game.html"
 #: extends scorepad/sheet.html) and the settlement's words on the rules of money.
 BOARD_TEMPLATE = "scorepad/_board_matz.html"
 SHEET_TEMPLATE = "scorepad/sheet_muller_matz.html"
+SUMMARY_TEMPLATE = f"scorepad/_deal_summary_{NAME}.html"
 MONEY_RULES_TEMPLATE = "scorepad/_money_rules_muller_matz.html"
 #: The loser with one tap (the default), or the whole finishing order.
 MODES = ("", "order")

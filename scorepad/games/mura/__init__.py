@@ -436,6 +436,7 @@ EDIT_TEMPLATE = "scorepad/deal_edit_game.html"
 #: extends scorepad/sheet.html) and the settlement's words on the rules of money.
 BOARD_TEMPLATE = "scorepad/_board_mura.html"
 SHEET_TEMPLATE = "scorepad/sheet_mura.html"
+SUMMARY_TEMPLATE = f"scorepad/_deal_summary_{NAME}.html"
 MONEY_RULES_TEMPLATE = "scorepad/_money_rules_mura.html"
 #: Counts (the default) or card by card.
 MODES = ("", "cards")
