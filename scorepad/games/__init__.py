@@ -88,6 +88,9 @@ class Game(Protocol):
 
     # --- the pages ---
     def start_parts(self, form: Any) -> dict[str, Any]: ...
+    def again_rules(self, session: Session) -> tuple[str, list[tuple[str, str]]]: ...
+    # the start form's preset ("": the form's default) and house-rule fields, filled for
+    # a new session of the same table
     # what the form that starts a session shows while the game is picked: "note" (a
     # sentence), "rules_legend" (its presets, the form's ``preset``), "house_rules" (rows)
     SESSION_TEMPLATE: str

@@ -176,7 +176,6 @@ NOT_YET: dict[str, str] = {
     "scorepad/loaded.py": "the stored keys that hold players",
     "scorepad/messages.py": "violation codes and parameter help",
     "scorepad/stats.py": "the figures of each game",
-    "scorepad/views/common.py": "the presets of new sessions",
     "scorepad/views/looking_back.py": "the figures of each game",
     "templates/scorepad/_figures.html": "the figures of each game",
     "templates/scorepad/group_sessions.html": "the sessions' penalties",

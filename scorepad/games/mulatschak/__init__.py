@@ -24,7 +24,7 @@ from referee import tally
 from referee.deal import MULI, DealResult, deal_from_dict, deal_to_dict, score_deal
 from referee.exchange import Form, exchange_from_dict, exchange_to_dict
 from referee.money import transfer_plan
-from referee.rules import MulatschakRules, mulatschak_rules
+from referee.rules import PRESETS, MulatschakRules, mulatschak_rules
 from referee.session import (
     DealOutcome,
     GameSummary,
@@ -829,6 +829,17 @@ def start_parts(form: Any) -> dict[str, Any]:
     from .startform import rules_table
 
     return {"rules_legend": _("Rules (Mulatschak)"), "house_rules": rules_table(form)}
+
+
+def again_rules(session: Session) -> tuple[str, list[tuple[str, str]]]:
+    """The session's preset and the house rules that differ from it, as the start form
+    takes them (a preset that is no more: the form's default, no house rules)."""
+    if session.preset not in PRESETS:
+        return "", []
+    preset = PRESETS[session.preset].as_params()
+    return session.preset, [(f"rule_{name}", json.dumps(value))
+                            for name, value in (session.rules or {}).items()
+                            if name in preset and preset[name] != value]
 
 
 def form_rules(cleaned: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any] | None]:

@@ -310,6 +310,11 @@ def start_parts(form: Any) -> dict[str, Any]:
     return {}
 
 
+def again_rules(session: Session) -> tuple[str, list[tuple[str, str]]]:
+    """No presets, no house rules on the start form."""
+    return "", []
+
+
 def form_rules(cleaned: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any] | None]:
     """The start form's presets and house rules are Mulatschak's: none of them here."""
     return None, None
