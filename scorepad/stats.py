@@ -105,7 +105,8 @@ def session_summary(record: SessionRecord) -> dict[str, Any]:
         "winners": [],
         "balances": None,
     }
-    out |= games.of(s).summary(record)
+    game = games.of(s)
+    out |= game.summary(record) | {"line_template": game.SESSION_LINE_TEMPLATE}
     balances = session_balances(record)
     if balances is not None:
         out["balances"] = [{"player": record.names[p], "amount": str(balances[p])}

@@ -99,6 +99,7 @@ class Game(Protocol):
     BOARD_TEMPLATE: str  # included by _scoreboard.html
     SHEET_TEMPLATE: str  # extends sheet.html
     MONEY_RULES_TEMPLATE: str  # included by settlement.html
+    SESSION_LINE_TEMPLATE: str  # a past session's own figures (``row``: stats.session_summary)
     SUMMARY_TEMPLATE: str  # a deal in a line (``deal``; ``cards``: history_detail; ``short``)
     MODES: tuple[str, ...]  # ways to enter a deal; "" is the default
     def recorded_message(self, number: int) -> str: ...

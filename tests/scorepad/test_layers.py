@@ -178,9 +178,7 @@ NOT_YET: dict[str, str] = {
     "scorepad/stats.py": "the figures of each game",
     "scorepad/views/looking_back.py": "the figures of each game",
     "templates/scorepad/_figures.html": "the figures of each game",
-    "templates/scorepad/group_sessions.html": "the sessions' penalties",
     "templates/scorepad/group_stats.html": "the figures of each game",
-    "templates/scorepad/home.html": "the games named on the home page",
     "templates/scorepad/my_stats.html": "the figures of each game",
     "templates/scorepad/player.html": "a chart's title",
 }

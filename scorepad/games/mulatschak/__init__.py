@@ -815,6 +815,7 @@ EDIT_TEMPLATE = "scorepad/deal_edit.html"
 BOARD_TEMPLATE = "scorepad/_board_mulatschak.html"
 SHEET_TEMPLATE = "scorepad/sheet_mulatschak.html"
 SUMMARY_TEMPLATE = f"scorepad/_deal_summary_{NAME}.html"
+SESSION_LINE_TEMPLATE = f"scorepad/_session_line_{NAME}.html"
 MONEY_RULES_TEMPLATE = "scorepad/_money_rules_mulatschak.html"
 MODES = ("",)
 RECENT_DEALS = 8

@@ -296,6 +296,7 @@ EDIT_TEMPLATE = "scorepad/deal_edit_game.html"
 BOARD_TEMPLATE = "scorepad/_board_matz.html"
 SHEET_TEMPLATE = "scorepad/sheet_muller_matz.html"
 SUMMARY_TEMPLATE = f"scorepad/_deal_summary_{NAME}.html"
+SESSION_LINE_TEMPLATE = f"scorepad/_session_line_{NAME}.html"
 MONEY_RULES_TEMPLATE = "scorepad/_money_rules_muller_matz.html"
 #: The loser with one tap (the default), or the whole finishing order.
 MODES = ("", "order")

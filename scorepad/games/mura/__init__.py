@@ -437,6 +437,7 @@ EDIT_TEMPLATE = "scorepad/deal_edit_game.html"
 BOARD_TEMPLATE = "scorepad/_board_mura.html"
 SHEET_TEMPLATE = "scorepad/sheet_mura.html"
 SUMMARY_TEMPLATE = f"scorepad/_deal_summary_{NAME}.html"
+SESSION_LINE_TEMPLATE = f"scorepad/_session_line_{NAME}.html"
 MONEY_RULES_TEMPLATE = "scorepad/_money_rules_mura.html"
 #: Counts (the default) or card by card.
 MODES = ("", "cards")
