@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.conf import settings
 from django.utils.translation import gettext_lazy
 
-from .base import GameRules, Money
+from .base import Column, GameRules, Money
 
 if TYPE_CHECKING:
     from django.http import QueryDict
@@ -73,6 +73,8 @@ class Game(Protocol):
 
     # --- looking back ---
     STATS_KEY: str  # the family's figures in the statistics
+    STATS_COLUMNS: tuple[Column, ...]  # its figures in the statistics tables
+    FIGURES_TEMPLATE: str  # its figures on the player pages
     def stats_empty(self) -> dict[str, Any]: ...
     def stats_add(self, pid: str, record: SessionRecord, acc: dict[str, Any]) -> None: ...
     def stats_finish(self, acc: dict[str, Any]) -> dict[str, Any]: ...
@@ -125,6 +127,14 @@ GAMES: dict[str, Game] = {game.NAME: game for game in REGISTRY}
 DEFAULT: str = REGISTRY[0].NAME
 
 
+#: The words of the statistics pages that speak of the games' figures together (a new
+#: game whose figures change what they say says it here, and in locale/).
+GROUP_TABLE_NOTE = gettext_lazy(
+    "Mulatschak figures unless the column names another game. Points per deal: lower is "
+    "better (scores count down). Tap a column to sort.")
+WINS_CHART_TITLE = gettext_lazy("Line chart of Mulatschak games won so far")
+POINTS_CHART_TITLE = gettext_lazy("Line chart of Mulatschak points per session")
+
 #: The start form's label of the stake: what one unit of the stake is in each game (a new
 #: game with a unit of its own says it here, and in locale/).
 STAKE_LABEL = gettext_lazy("Stake per point, mura or lost game")
@@ -149,5 +159,5 @@ def choices() -> list[tuple[str, str]]:
     return [(game.NAME, game.TITLE) for game in REGISTRY]
 
 
-__all__ = ["DEFAULT", "GAMES", "MODULES", "REGISTRY", "Game", "GameRules", "Money",
+__all__ = ["DEFAULT", "GAMES", "MODULES", "REGISTRY", "Column", "Game", "GameRules", "Money",
            "choices", "get", "names", "of"]

@@ -175,12 +175,6 @@ NOT_YET: dict[str, str] = {
     "scorepad/fields.py": "the rules fields of two games",
     "scorepad/loaded.py": "the stored keys that hold players",
     "scorepad/messages.py": "violation codes and parameter help",
-    "scorepad/stats.py": "the figures of each game",
-    "scorepad/views/looking_back.py": "the figures of each game",
-    "templates/scorepad/_figures.html": "the figures of each game",
-    "templates/scorepad/group_stats.html": "the figures of each game",
-    "templates/scorepad/my_stats.html": "the figures of each game",
-    "templates/scorepad/player.html": "a chart's title",
 }
 
 

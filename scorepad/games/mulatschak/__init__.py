@@ -61,6 +61,7 @@ from ...loaded import Loaded, Names, SessionRecord
 from ...messages import FACTOR_LABELS, input_error_message, reason_label, violation_message
 from ..base import (
     RECENT_GAMES,
+    Column,
     GameRules,
     Money,
     inferred,
@@ -586,6 +587,18 @@ def deal_out(row: Deal, names: Names) -> dict[str, Any]:
 # --- looking back: statistics, the paper sheet, the chart, the CSV ----------------------------
 
 STATS_KEY = "mulatschak"
+#: Its figures in the statistics tables (the group's, and one's own).
+STATS_COLUMNS = (
+    Column("games", gettext_lazy("Games"), tables=("group",)),
+    Column("wins", gettext_lazy("Wins"), tables=("group",)),
+    Column("win_rate", gettext_lazy("Win rate"), "rate"),
+    Column("points_per_deal", gettext_lazy("Points per deal"), "number"),
+    Column("made_rate", gettext_lazy("Bids made"), "rate"),
+    Column("muli_made", gettext_lazy("Muli made"), tables=("group",)),
+    Column("stayed_home", gettext_lazy("Stayed home"), tables=("group",)),
+)
+#: Its figures on the player pages (``s``: the player's figures, ``s.<STATS_KEY>`` its own).
+FIGURES_TEMPLATE = f"scorepad/_figures_{NAME}.html"
 
 
 def finished_games(record: SessionRecord) -> list[tuple[dict[str, int], list[str]]]:
@@ -605,6 +618,16 @@ def summary(record: SessionRecord) -> dict[str, Any]:
 
 
 def stats_empty() -> dict[str, Any]:
+    """A player's figures before any session. ``deals_played`` counts played deals the
+    player took part in (not staying home); ``stayed_home`` the played deals they stayed
+    home from. ``points`` is the sum of the player's score changes (lower is better: scores
+    count down to 0), and ``points_per_deal`` divides it by the played deals the player
+    was seated at (played or stayed home). ``games`` are finished games (a deal ended them)
+    at the player's table, ``wins`` the ones the player won (a tie shares the win). A bid
+    of 5 is the Muli. ``hearts_deals``: played deals with hearts trump the player took
+    part in. ``biggest_multiplier_survived``: the largest multiplier of a deal the player
+    declared and made (null if never); ``biggest_multiplier_played``: the largest of any
+    deal the player took part in."""
     return {
         "sessions": 0, "games": 0, "wins": 0, "deals_seated": 0, "deals_played": 0,
         "deals_declared": 0, "deals_made": 0, "muli_tried": 0, "muli_made": 0,

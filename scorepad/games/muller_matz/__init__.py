@@ -25,7 +25,7 @@ from ...errors import InputError
 from ...fields import AsStored, NameField, Shape, rules_schema, utc_datetime
 from ...loaded import Loaded, Names, SessionRecord
 from ...messages import violation_message
-from ..base import GameRules, JsonReplayer, Money, mode_of, rate, stake_of, tallied
+from ..base import Column, GameRules, JsonReplayer, Money, mode_of, rate, stake_of, tallied
 
 if TYPE_CHECKING:
     from ...models import Deal, Session
@@ -198,6 +198,10 @@ def deal_out(row: Deal, names: Names) -> dict[str, Any]:
 # --- looking back: statistics, the paper sheet, the chart, the CSV ----------------------------
 
 STATS_KEY = "muller_matz"
+#: Its figures in the statistics tables (the group's, and one's own).
+STATS_COLUMNS = (Column("mm_losses", gettext_lazy("Müller Matz")),)
+#: Its figures on the player pages (``s``: the player's figures, ``s.<STATS_KEY>`` its own).
+FIGURES_TEMPLATE = f"scorepad/_figures_{NAME}.html"
 
 
 def losses(record: SessionRecord) -> dict[str, int]:
@@ -214,6 +218,9 @@ def summary(record: SessionRecord) -> dict[str, Any]:
 
 
 def stats_empty() -> dict[str, Any]:
+    """A player's figures before any session: ``mm_losses`` counts the games the player
+    lost (was the Müller Matz); ``wins`` counts games the player finished first (only when
+    a finishing order was recorded)."""
     return {"sessions": 0, "games": 0, "wins": 0, "mm_losses": 0}
 
 

@@ -39,6 +39,7 @@ from ...ids import parse_count
 from ...loaded import Loaded, Names, SessionRecord
 from ...messages import card_violation_message, input_error_message, violation_message
 from ..base import (
+    Column,
     GameRules,
     JsonReplayer,
     Money,
@@ -312,6 +313,10 @@ def deal_out(row: Deal, names: Names) -> dict[str, Any]:
 # --- looking back: statistics, the paper sheet, the chart, the CSV ----------------------------
 
 STATS_KEY = "mura_stats"
+#: Its figures in the statistics tables (the group's, and one's own).
+STATS_COLUMNS = (Column("mura", gettext_lazy("Mura")), Column("zeros", gettext_lazy("Zeros")))
+#: Its figures on the player pages (``s``: the player's figures, ``s.<STATS_KEY>`` its own).
+FIGURES_TEMPLATE = f"scorepad/_figures_{NAME}.html"
 
 
 def totals(record: SessionRecord) -> dict[str, tuple[int, int]]:
@@ -331,6 +336,8 @@ def summary(record: SessionRecord) -> dict[str, Any]:
 
 
 def stats_empty() -> dict[str, Any]:
+    """A player's figures before any session: ``mura`` and ``zeros`` are the totals over
+    the player's deals."""
     return {"sessions": 0, "deals": 0, "mura": 0, "zeros": 0}
 
 
