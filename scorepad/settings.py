@@ -248,7 +248,7 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Schreiber API",
     "DESCRIPTION": (
-        "The scorekeeper and referee for card tables (the games: `GET /referee/rules`). "
+        "The scorekeeper and referee for card tables (the games: `GET /api/v1/rules`). "
         "Rule violations answer 422 with every violation; malformed input answers 400."
     ),
     "VERSION": "1.0.0",

@@ -38,7 +38,7 @@ Lines = tuple[dict[str, list[list[tuple[float, float]]]], list[float], list[tupl
 
 
 class Game(Protocol):
-    """What a game module provides (module-level names and functions)."""
+    """What a game package provides (names its ``__init__.py`` keeps)."""
 
     NAME: str  # Session.game
     TITLE: str

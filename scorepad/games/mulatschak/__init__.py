@@ -44,7 +44,6 @@ from ...charts import as_figure
 from ...errors import InputError, RulesBroken
 from ...fields import (
     MAX_PLAYERS,
-    MULATSCHAK_RULES_SCHEMA,
     AsStored,
     CallField,
     CountsField,
@@ -70,6 +69,7 @@ from ..base import (
     step,
     stepped_count,
 )
+from .shapes import MULATSCHAK_RULES_SCHEMA
 
 if TYPE_CHECKING:
     from ...models import Deal, Session
