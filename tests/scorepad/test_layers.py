@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+import types
 from pathlib import Path
 
 from scorepad import games
@@ -165,6 +166,11 @@ def test_every_game_in_the_registry_provides_the_whole_game_protocol():
     for game in games.REGISTRY:
         missing = sorted(name for name in promised if not hasattr(game, name))
         assert missing == [], (game.NAME, missing)
+        # a module of the game's package named like a promised name would shadow it
+        package = Path(game.__file__).parent
+        assert not {p.stem for p in package.glob("*.py")} & promised, game.NAME
+        assert not [name for name in promised
+                    if isinstance(getattr(game, name), types.ModuleType)], game.NAME
         assert games.get(game.NAME) is game
 
 

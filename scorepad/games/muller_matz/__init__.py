@@ -7,7 +7,7 @@ number of games.
 
 The package by concern (none of these modules imports another): ``play`` (rules,
 start, apply, replay), ``shapes`` (the deal and the rules as the API and the services take
-them, the API's answers), ``board`` (scoreboard and money), ``looking_back`` (statistics,
+them, the API's answers), ``scoreboard`` (scoreboard and money), ``looking_back`` (statistics,
 sheet, chart, CSV), ``form`` (the pages' context and the game form), ``disputes`` (the
 Referee page's questions), ``api`` (the stateless referee API's endpoints), ``templates/``.
 This module keeps every name the registry reads (the ``Game`` protocol of
@@ -16,12 +16,6 @@ This module keeps every name the registry reads (the ``Game`` protocol of
 
 from __future__ import annotations
 
-from .board import (
-    BALANCES_ALWAYS,
-    board,
-    money,
-    settlement_details,
-)
 from .form import (
     BOARD_TEMPLATE,
     EDIT_TEMPLATE,
@@ -72,6 +66,12 @@ from .play import (
     replayer,
     rules,
     start,
+)
+from .scoreboard import (
+    BALANCES_ALWAYS,
+    board,
+    money,
+    settlement_details,
 )
 from .shapes import (
     BOARD_OUT,

@@ -7,7 +7,7 @@ a session is each player's mura and zeros, the next dealer and the number of dea
 
 The package by concern: ``play`` (what Mura is: name, pack, tricks; rules, start, apply,
 replay), ``shapes`` (the deal as the API and the services take it, the API's answers),
-``board`` (scoreboard and money), ``looking_back`` (statistics, sheet, chart, CSV),
+``scoreboard`` (scoreboard and money), ``looking_back`` (statistics, sheet, chart, CSV),
 ``form`` (the pages' context and the deal form); the last three read ``play`` only.
 Beside them ``disputes`` (the Referee page's questions), ``api`` (the stateless referee
 API's endpoints) and ``templates/``. This module keeps every name the registry reads (the
@@ -16,12 +16,6 @@ API's endpoints) and ``templates/``. This module keeps every name the registry r
 
 from __future__ import annotations
 
-from .board import (
-    BALANCES_ALWAYS,
-    board,
-    money,
-    settlement_details,
-)
 from .form import (
     BOARD_TEMPLATE,
     EDIT_TEMPLATE,
@@ -83,6 +77,12 @@ from .play import (
     rules,
     start,
     zeros_per_mura,
+)
+from .scoreboard import (
+    BALANCES_ALWAYS,
+    board,
+    money,
+    settlement_details,
 )
 from .shapes import (
     BOARD_OUT,
