@@ -8,13 +8,20 @@ gettext with the pack's family as context, so each language names each pack its 
 from __future__ import annotations
 
 from django.utils.functional import Promise
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from referee.cards import PACKS, CardNotInPack, CardSyntaxError, Pack
 
 FAMILY = {"german36": "german", "german33": "german", "hungarian32": "hungarian",
           "french52": "french"}
 
+#: The trumps a deal names, as the pages say them (the German pack's suits).
+TRUMP_NAMES = [
+    ("acorns", gettext_lazy("Acorns")),
+    ("leaves", gettext_lazy("Leaves")),
+    ("hearts", gettext_lazy("Hearts")),
+    ("bells", gettext_lazy("Bells")),
+]
 SUITS: dict[str, dict[str, Promise]] = {
     "german": {
         "acorns": pgettext_lazy("German suit", "Acorns"),

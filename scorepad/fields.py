@@ -24,10 +24,6 @@ from rest_framework.utils.serializer_helpers import BindingDict
 from referee.auction import normalize_call
 from referee.cards import ALL_RANKS, ALL_SUITS, FRENCH52, CardSyntaxError, split_code
 from referee.money import CURRENCY_EXPONENTS, MAX_STAKE_DIGITS
-from referee.muller_matz import OVERRIDES_SCHEMA as MULLER_MATZ_OVERRIDES
-from referee.muller_matz import muller_matz_rules
-from referee.rules import OVERRIDES_SCHEMA as MULATSCHAK_OVERRIDES
-from referee.rules import PRESETS, mulatschak_rules
 from referee.violations import RuleError
 from scorepad.messages import input_error_message
 
@@ -322,8 +318,8 @@ class UsernameField(StrictCharField):
 @extend_schema_field({"type": "string", "maxLength": 20, "example": "hearts-queen",
                       "pattern": f"^({'|'.join(FRENCH52.suits)})-({'|'.join(FRENCH52.ranks)})$"})
 class FrenchCardField(CardField):
-    """A card of the French pack (Müller Matz): another pack's card is refused with 400
-    naming the field, so the schema names this pack's cards."""
+    """A card of the French pack: another pack's card is refused with 400 naming the field,
+    so the schema names this pack's cards."""
 
 
 def raise_rule_error(error: RuleError, prefix: str | None = None) -> None:
@@ -353,13 +349,9 @@ def rules_schema(presets: dict[str, Any], overrides: dict[str, Any]) -> dict[str
     }
 
 
-MULATSCHAK_RULES_SCHEMA = rules_schema({"type": "string", "enum": list(PRESETS)},
-                                       MULATSCHAK_OVERRIDES)
-
-
-@extend_schema_field(MULATSCHAK_RULES_SCHEMA)
-class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
-    """``"salzburg"`` or ``{"preset": "salzburg", "overrides": {...}}`` → MulatschakRules."""
+class RuleSetField(serializers.Field):  # type: ignore[type-arg]
+    """A rule set as a preset's name or ``{"preset": ..., "overrides": {...}}``: its shape
+    (each game's field makes its rules of it, ``scorepad.games``)."""
 
     default_error_messages = {
         "invalid": _('must be a preset name or {"preset": ..., "overrides": {...}}'),
@@ -386,22 +378,10 @@ class MulatschakRulesField(serializers.Field):  # type: ignore[type-arg]
             raise serializers.ValidationError({"overrides": [_("must be an object")]})
         return preset, overrides
 
-    def to_internal_value(self, data: Any) -> Any:
-        preset, overrides = self.shape(data)
-        try:
-            return mulatschak_rules(preset, overrides)
-        except RuleError as e:
-            if isinstance(data, str):
-                raise serializers.ValidationError(input_error_message(e)) from e
-            raise_rule_error(e)
-
-    def to_representation(self, value: Any) -> Any:
-        return value.name
-
 
 @extend_schema_field(rules_schema({"type": "string"}, {"type": "object"}))
-class RulesSpecField(MulatschakRulesField):
-    """Like MulatschakRulesField, but hands ``(preset, overrides)`` on unvalidated, for a
+class RulesSpecField(RuleSetField):
+    """A rule set that hands ``(preset, overrides)`` on unvalidated, for a
     service that validates the rules itself (and names the field); the schema of each
     game's rules is its ``RULES_SCHEMA``."""
 
@@ -410,31 +390,3 @@ class RulesSpecField(MulatschakRulesField):
 
     def to_representation(self, value: Any) -> Any:
         return value
-
-MULLER_MATZ = "muller_matz"
-MULLER_MATZ_RULES_SCHEMA = {
-    **rules_schema({"type": "string", "enum": [MULLER_MATZ]}, MULLER_MATZ_OVERRIDES),
-    "description": '"muller_matz", or {"preset": "muller_matz", "overrides": {parameter: value}}.',
-}
-
-
-@extend_schema_field(MULLER_MATZ_RULES_SCHEMA)
-class MullerMatzRulesField(MulatschakRulesField):
-    """``"muller_matz"`` or ``{"preset": "muller_matz", "overrides": {...}}`` →
-    MullerMatzRules (the default rules when the field is left out)."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        preset, overrides = self.shape(data)
-        if preset != MULLER_MATZ:
-            error = RuleError("preset", f"must be {MULLER_MATZ}", "not_choice",
-                              choices=MULLER_MATZ)
-            if isinstance(data, str):
-                raise serializers.ValidationError(input_error_message(error))
-            raise_rule_error(error)
-        try:
-            return muller_matz_rules(overrides)
-        except RuleError as e:
-            raise_rule_error(e)
-
-    def to_representation(self, value: Any) -> Any:
-        return MULLER_MATZ

@@ -85,11 +85,11 @@ VIOLATIONS: dict[str, Any] = {
     "wrong_number_of_plays": _("{player} played the wrong number of cards."),
     "wrong_leader": _("The trick was led by the wrong player."),
     "auction_mismatch": _("The bidding makes {declarer} declare {bid}, not what the deal says."),
-    # Mura
+    # counts of figures
     "figures_missing": _("How many figures did {player} take?"),
     "figures_out_of_range": _("{player} cannot have {figures} figures."),
     "figures_too_few": _("{player} cannot have only {figures} figures with {tricks} tricks."),
-    # Müller Matz
+    # a finishing order, beating a card
     "player_listed_twice": _("{player} is listed twice in the finishing order."),
     "player_missing": _("{player} is missing from the finishing order."),
     "loser_not_last": _("The loser {player} must be the last in the finishing order."),
@@ -427,7 +427,7 @@ PARAMETER_HELP: dict[str, Any] = {
 }
 
 
-#: Card-by-card Mura violations, as shown next to the trick or card they concern: the
+#: Card-by-card violations, as shown next to the trick or card they concern: the
 #: same codes as VIOLATIONS, worded for a trick on screen (cards by their names).
 CARD_ENTRY: dict[str, Any] = {
     "card_played_twice": _("{card} was already played in trick {first_trick}."),
@@ -446,22 +446,22 @@ CARD_ENTRY: dict[str, Any] = {
 #: the first template whose every placeholder is given (a player only when named) is used.
 VARIANTS: dict[str, list[Any]] = {
     "players_count": [
-        VIOLATIONS["players_count"],  # a Mulatschak deal: count, min, max
-        _("This game is for {min} to {max} players, not {actual}."),  # Müller Matz
-        _("This game is for exactly {expected} players, not {actual}."),  # Mura
+        VIOLATIONS["players_count"],  # count, min, max
+        _("This game is for {min} to {max} players, not {actual}."),  # min, max, actual
+        _("This game is for exactly {expected} players, not {actual}."),  # expected, actual
     ],
     "tricks_out_of_range": [
-        VIOLATIONS["tricks_out_of_range"],  # a Mulatschak deal: tricks
-        _("{player} cannot have taken {value} tricks: {min} to {max}."),  # Mura
+        VIOLATIONS["tricks_out_of_range"],  # tricks
+        _("{player} cannot have taken {value} tricks: {min} to {max}."),  # value, min, max
     ],
     "figures_out_of_range": [
         VIOLATIONS["figures_out_of_range"],
-        _("{player} cannot have {value} figures: {min} to {max}."),  # Mura
+        _("{player} cannot have {value} figures: {min} to {max}."),  # value, min, max
     ],
     "wrong_number_of_plays": [
         VIOLATIONS["wrong_number_of_plays"],  # one player's plays in a trick
-        CARD_ENTRY["trick_cards"],  # a Mura trick: trick, cards, expected
-        CARD_ENTRY["deal_tricks"],  # a Mura deal: tricks, expected
+        CARD_ENTRY["trick_cards"],  # a trick card by card: trick, cards, expected
+        CARD_ENTRY["deal_tricks"],  # a deal card by card: tricks, expected
     ],
 }
 
@@ -492,7 +492,7 @@ def card_violation_message(violation: Violation, pack: str) -> str:
     return _fill(template, values)
 
 
-# --- the Referee page (scorepad/disputes) ------------------------------------------------
+# --- the Referee page (scorepad/games/<game>/disputes.py) ---------------------------------
 
 #: Each code the Referee page explains: the rule in one sentence and its section of
 #: docs/rules.md (the anchor ``/rules/#...`` links to).
@@ -534,14 +534,14 @@ RULE_SENTENCES: dict[str, tuple[Any, str]] = {
                "auction ends."), "muli-out-of-turn"),
     "sitting_out": (_("The dealer sits out; the player on the dealer's right calls last and "
                       "has the dealer's rights."), "sitting-out"),
-    # Mura (docs/rules.md, "Mura")
+    # a trick card by card, no trumps
     "mura_winner": (_("The best card of the suit led takes the trick (10, 9, ace, king, "
                       "ober, unter, 8, 7); Mura has no trumps."), "mura-play"),
     "mura_revoke": (_("A player must follow the suit led when able; showing out and "
                       "playing that suit later is a revoke."), "mura-play"),
     "first_lead": (_("The player to the dealer's right, next after the dealer in the order "
                      "of play, leads to the first trick."), "first-lead"),
-    # Müller Matz (docs/rules.md, "Mueller Matz")
+    # beating, sleeping, swapping, drawing, the second-life pile
     "beat": (_("A card is beaten by a higher card of its suit, or by any trump if it is not "
                "a trump; a trump only by a higher trump."), "beating"),
     "sleep": (_("Holding enough trumps, a player may put them to sleep while the stock "
@@ -568,20 +568,11 @@ DUTY_VERDICTS: dict[str, Any] = {
     "must_head_trick": _("Not legal: the player had to beat the best card (head the trick)."),
 }
 
-#: Why a Müller Matz hand may not swap the lowest trump (referee HandState.swap_refused).
+#: Why a hand may not swap the lowest trump (referee HandState.swap_refused).
 SWAP_REFUSALS: dict[str, Any] = {
     "stock_empty": _("No swap: the stock is used up."),
     "turned_up_is_lowest": _("Nothing to swap: the turned-up card is {card} itself."),
     "no_lowest_trump": _("No swap: only the holder of {card} may take the turned-up card."),
-}
-
-
-#: The Müller Matz parameters a table may change (docs/rules.md, "Mueller Matz parameters"),
-#: for the Referee page.
-MATZ_PARAMETER_HELP: dict[str, Any] = {
-    "lowest_trump": _("rank of the trump that may be swapped for the turned-up card"),
-    "sleep_trumps": _("trumps needed to go to sleep while the stock lasts"),
-    "hand_size": _("a hand draws from the stock up to this many cards"),
 }
 
 

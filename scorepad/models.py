@@ -172,12 +172,12 @@ class Deal(models.Model):
 
 
 class FinishedGame(models.Model):
-    """A game that a deal ended (Mulatschak): its number, final scores and winners (player
-    ids), as the ending deal's result says. The session's running state lists only the
-    most recent of them (and how many there are), so that recording a deal reads and
-    writes the same few hundred bytes at deal 10 and at deal 10,000; older pages of the
-    scoreboard and the money read them here. Written with the deal that ends the game,
-    written again by every replay."""
+    """A game that a deal ended (where the game says so: ``finished_game``): its number,
+    final scores and winners (player ids), as the ending deal's result says. The session's
+    running state lists only the most recent of them (and how many there are), so that
+    recording a deal reads and writes the same few hundred bytes at deal 10 and at deal
+    10,000; older pages of the scoreboard and the money read them here. Written with the
+    deal that ends the game, written again by every replay."""
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE,
                                 related_name="finished_games")

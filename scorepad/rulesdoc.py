@@ -26,7 +26,7 @@ _COMMENT = re.compile(r"<!--.*?-->", flags=re.DOTALL)
 
 def slug(text: str) -> str:
     """GitHub's heading anchor: lowercase, punctuation dropped (hyphens and underscores
-    kept), each space a hyphen. "Mueller Matz codes" → ``mueller-matz-codes``."""
+    kept), each space a hyphen. "Knocks and collapses" → ``knocks-and-collapses``."""
     text = unicodedata.normalize("NFC", text).strip().lower()
     text = "".join(ch for ch in text if ch in " -_" or unicodedata.category(ch)[0] in "LN")
     return text.replace(" ", "-")

@@ -282,8 +282,8 @@ def session_start(
     stake: str | None = None,
     currency: str | None = None,
 ) -> Session:
-    """Start a session: rules frozen, players seated in the order of play (Mulatschak
-    clockwise, Mura counter-clockwise), the first dealer, and an optional stake. With
+    """Start a session: rules frozen, players seated in the order of play (the
+    game's: clockwise or counter-clockwise), the first dealer, and an optional stake. With
     ``group_name`` instead of a ``group``, a new group of ``user``'s is made for it. All
     or nothing: a refusal leaves no group, no roster name and no session behind."""
     if not isinstance(game, str) or game not in games.GAMES:

@@ -95,14 +95,31 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "scorepad.urls"
+
+#: The games this Schreiber keeps score for: one package each, in the order the pages offer
+#: them (scorepad.games reads this; README: "Adding a game"). Nothing else names a game.
+SCHREIBER_GAMES = [
+    "scorepad.games.mulatschak",
+    "scorepad.games.mura",
+    "scorepad.games.muller_matz",
+]
 WSGI_APPLICATION = "scorepad.wsgi.application"
 
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # What template_partials would set up by itself (its loader around Django's two
+            # default loaders, cached), and after those the one that finds a game's own
+            # templates in its package.
+            "loaders": [("template_partials.loader.Loader", [
+                ("django.template.loaders.cached.Loader", [
+                    "django.template.loaders.filesystem.Loader",
+                    "django.template.loaders.app_directories.Loader",
+                    "scorepad.games.loader.Loader",
+                ]),
+            ])],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
@@ -231,7 +248,7 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Schreiber API",
     "DESCRIPTION": (
-        "The scorekeeper and referee for Mulatschak, Mura and Müller Matz tables. "
+        "The scorekeeper and referee for card tables (the games: `GET /api/v1/rules`). "
         "Rule violations answer 422 with every violation; malformed input answers 400."
     ),
     "VERSION": "1.0.0",

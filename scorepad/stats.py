@@ -6,8 +6,9 @@ maintained counter, so a correction, which replays the session, changes the stat
 with it. Money is the session's money as its game computes it for the settlement
 (``games.<game>.money``, from the replayed state).
 
-What each game family counts lives in its module (``scorepad.games``); here they are
-summed. Definitions
+What each game family counts, and which of its figures the tables show (``STATS_COLUMNS``),
+lives in its package (``scorepad.games``, the ``stats_*`` functions say what each figure
+means); here they are summed. Definitions
 (README.md, "Looking back: past sessions, deal sheets, charts, statistics"):
 
 - A *player* is a roster Player of one group: "all their sessions" means all sessions of
@@ -15,20 +16,6 @@ summed. Definitions
   account ("this is me", one player per account and group); a *person's* figures are
   those of all their linked players, in the groups they are still a member of, counted
   over all those sessions together (rates from the summed counts).
-- Mulatschak: ``deals_played`` counts played deals the player took part in (not staying
-  home); ``stayed_home`` the played deals they stayed home from. ``points`` is the sum of
-  the player's score changes (lower is better: scores count down to 0), and
-  ``points_per_deal`` divides it by the played deals the player was seated at (played or
-  stayed home). ``games`` are finished games (a deal ended them) at the player's table,
-  ``wins`` the ones the player won (a tie shares the win). A bid of 5 is the Muli.
-  ``hearts_deals``: played deals with hearts trump the player took part in.
-  ``biggest_multiplier_survived``: the largest multiplier of a deal the player declared
-  and made (null if never); ``biggest_multiplier_played``: the largest of any deal the
-  player took part in.
-- Mura: ``mura`` and ``zeros`` are the totals over the player's deals.
-- Müller Matz: ``mm_losses`` counts the games the player lost (was the Müller Matz);
-  ``wins`` there counts games the player finished first (only when a finishing order was
-  recorded).
 - Money: per currency, the sum of the player's session balances (decimal strings).
 """
 
@@ -43,16 +30,17 @@ from django.db.models import Prefetch, QuerySet
 from django.db.models.functions import Lower
 
 from . import games
-from .games.base import Money
+from .games.base import Column, Money
 from .loaded import DealRow, SessionRecord
 from .models import Deal, Player, Seat, Session
 
 __all__ = ["DealRow", "SessionRecord"]
 
 #: The API's top-level figures (the statistics answers of the OpenAPI schema): each family's
-#: module says its part of them.
-CONTRACT = ("sessions", "games", "wins", "deals_played", "deals_declared", "deals_made",
-            "muli_tried", "muli_made", "stayed_home", "mura", "zeros", "mm_losses")
+#: package says its part of them (``stats_contract``), summed where two name the same.
+CONTRACT: tuple[str, ...] = tuple(dict.fromkeys(
+    ["sessions", *(name for game in games.REGISTRY
+                   for name in game.stats_contract(game.stats_empty()))]))
 
 
 def load(sessions: QuerySet[Session]) -> list[SessionRecord]:
@@ -105,7 +93,8 @@ def session_summary(record: SessionRecord) -> dict[str, Any]:
         "winners": [],
         "balances": None,
     }
-    out |= games.of(s).summary(record)
+    game = games.of(s)
+    out |= game.summary(record) | {"line_template": game.SESSION_LINE_TEMPLATE}
     balances = session_balances(record)
     if balances is not None:
         out["balances"] = [{"player": record.names[p], "amount": str(balances[p])}
@@ -192,9 +181,21 @@ def person_stats(players: Sequence[Player]) -> dict[str, Any]:
     return player_stats([str(p.pk) for p in players], records) | {"groups": groups}
 
 
+def columns(table: str) -> list[tuple[str, Column]]:
+    """The games' columns of a statistics table (``group`` or ``person``), in the
+    registry's order, each with the key of its game's figures."""
+    return [(game.STATS_KEY, column) for game in games.REGISTRY
+            for column in game.STATS_COLUMNS if table in column.tables]
+
+
+def cells(figures: dict[str, Any], table: str) -> list[dict[str, Any]]:
+    """A row of a statistics table: each game column's kind and value."""
+    return [{"key": column.key, "kind": column.kind, "value": figures[key][column.key]}
+            for key, column in columns(table)]
+
+
 #: Columns of the group's player table: key in the row → how to sort (None sorts last).
-TABLE_COLUMNS = ("name", "sessions", "games", "wins", "win_rate", "points_per_deal",
-                 "made_rate", "muli_made", "stayed_home", "mura", "zeros", "mm_losses")
+TABLE_COLUMNS = ("name", "sessions", *(column.key for _key, column in columns("group")))
 
 
 def group_table(players: Sequence[Player], records: Sequence[SessionRecord],
@@ -203,15 +204,10 @@ def group_table(players: Sequence[Player], records: Sequence[SessionRecord],
     rows = []
     for p in players:
         st = player_stats(str(p.pk), records)
-        m = st["mulatschak"]
-        rows.append({
-            "player": p, "name": p.name, "sessions": st["sessions"], "games": m["games"],
-            "wins": m["wins"], "win_rate": m["win_rate"],
-            "points_per_deal": m["points_per_deal"], "made_rate": m["made_rate"],
-            "muli_made": m["muli_made"], "stayed_home": m["stayed_home"],
-            "mura": st["mura"], "zeros": st["zeros"], "mm_losses": st["mm_losses"],
-            "money": st["money"],
-        })
+        row_cells = cells(st, "group")
+        rows.append({"player": p, "name": p.name, "sessions": st["sessions"],
+                     "money": st["money"], "cells": row_cells}
+                    | {cell["key"]: cell["value"] for cell in row_cells})
     if sort not in TABLE_COLUMNS:
         sort = "name"
 
@@ -230,7 +226,7 @@ def group_table(players: Sequence[Player], records: Sequence[SessionRecord],
 def cumulative_wins(players: Sequence[Player], records: Sequence[SessionRecord]
                     ) -> tuple[list[str], dict[str, list[int]]]:
     """Games won so far, per player, after each session whose game has winners of games
-    (Mulatschak; x labels: the session dates)."""
+    (``won_games``; x labels: the session dates)."""
     labels: list[str] = []
     series: dict[str, list[int]] = {p.name: [0] for p in players}
     for record in records:
@@ -245,7 +241,7 @@ def cumulative_wins(players: Sequence[Player], records: Sequence[SessionRecord]
 
 def points_per_session(pid: str, records: Sequence[SessionRecord]) -> tuple[list[str], list[int]]:
     """The player's sum of score changes per session, where the game keeps scores
-    (Mulatschak: lower is better)."""
+    (``session_points``; lower is better: scores count down)."""
     labels, values = [], []
     for record in records:
         if pid not in record.seats:

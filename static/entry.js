@@ -74,7 +74,7 @@
     } else if (!bad && blanks.length > 1 && sum === total) {
       blanks.forEach(function (i) { i.placeholder = "0"; });
     }
-    rows.forEach(function (row) {   // Mura: who took no trick took no figure
+    rows.forEach(function (row) {   // a row that counts figures too: no trick, no figure
       const figures = countIn(row, "figures");
       if (!figures) return;
       figures.placeholder = shown(countIn(row, "tricks")) === 0 && intOf(figures) === null ? "0" : "";

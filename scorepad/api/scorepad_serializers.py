@@ -53,7 +53,7 @@ def _camel(name: str) -> str:
 
 def _per_game(suffix: str, fields: Callable[[games.Game], dict[str, Any]],
               doc: str = "") -> dict[str, type[Serializer]]:
-    """One serializer class per game (``<Game><suffix>``, e.g. ``MuraSessionOut``)."""
+    """One serializer class per game (``<Game><suffix>``, the game's name in CamelCase)."""
     return {
         game.NAME: type(f"{_camel(game.NAME)}{suffix}", (Shape,),
                         {**fields(game), "__doc__": doc or None,

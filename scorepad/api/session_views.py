@@ -276,7 +276,7 @@ def _board_parts(games_page: int) -> tuple[str, ...]:
 
 GAMES_PAGE = OpenApiParameter(
     "games_page", {"type": "integer", "minimum": 1, "maximum": services.GAMES_PAGE_MAX},
-    description=f"Mulatschak: which page of the finished games the scoreboard lists "
+    description="Where the game lists finished games: which page of them the scoreboard lists "
     f"({services.GAMES_PER_PAGE} a page; 1, the default, is the most recent; "
     "games_total and games_pages say how many there are).")
 
@@ -384,7 +384,8 @@ def watch_scoreboard(request: Request, token: str) -> Any:
 
 
 @extend_schema(responses={200: sp.SETTLEMENT, **ERRORS_4XX},
-               summary="Who pays whom: balances, transfers and (Mura) pair amounts")
+               summary="Who pays whom: balances, transfers and (where the game has them) pair "
+                       "amounts")
 @api_view(["GET", "HEAD"])
 @permission_classes([IsAuthenticated])
 def settlement(request: Request, session_id: int) -> Response:

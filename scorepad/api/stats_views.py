@@ -9,7 +9,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import stats
+from scorepad import games, stats
 from scorepad.access import READ, group_for
 from scorepad.models import Player
 
@@ -22,8 +22,9 @@ from .scorepad_serializers import ERRORS_4XX
     responses={200: sp.PlayerStatsOut, **ERRORS_4XX},
     summary="A player's statistics over every session of their group they sat at",
     description="Derived from the stored deals (see README, 'Looking back'). The top-level "
-                "names sum the game families; `mulatschak`, `mura_stats` and `muller_matz` "
-                "hold each family's figures. A player linked to your own account also "
+                "names sum the game families; "
+                + ", ".join(f"`{game.STATS_KEY}`" for game in games.REGISTRY)
+                + " hold each family's figures. A player linked to your own account also "
                 "carries `across_groups`.",
 )
 @api_view(["GET", "HEAD"])

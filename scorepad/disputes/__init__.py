@@ -1,7 +1,8 @@
 """The Referee page: the table's arguments settled on the phone (issue 16, part 3).
 
-Each game module here (``mulatschak``, ``mura``, ``muller_matz``, one per game of
-``scorepad.games``) offers its questions as *tools*. A tool reads a plain form (every
+Each game of ``scorepad.games`` offers its questions as *tools* in its package's
+``disputes`` module (what they share is ``scorepad.games.disputes``); this module only
+gathers them, in the registry's order. A tool reads a plain form (every
 card tapped in the card picker is a submit button, so it works without JavaScript; htmx
 swaps the form in place for an instant answer), asks the referee exactly as the
 stateless API does, and hands the template an answer in the user's language (the words
@@ -15,20 +16,26 @@ rules picked (``preset`` and ``r_<parameter>``).
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.util import find_spec
 from typing import Any
 
-from .base import FormError, Line, Table, Tool
-
-#: The game modules of this package, in the order of ``scorepad.games.MODULES``.
-MODULES = ("mulatschak", "mura", "muller_matz")
+from .. import games
+from ..games.disputes import FormError, Line, Table, Tool
 
 
 def _tools() -> dict[str, Tool]:
     out: dict[str, Tool] = {}
-    for module in MODULES:
-        for tool in import_module(f"{__name__}.{module}").TOOLS:
+    for game in games.REGISTRY:
+        if find_spec(f"{game.__name__}.disputes") is None:  # a game with no questions
+            continue
+        for tool in game_module(game.NAME).TOOLS:
             out[tool.name] = tool
     return out
+
+
+def game_module(game: str) -> Any:
+    """The ``disputes`` module of the game called ``game``."""
+    return import_module(f"{games.get(game).__name__}.disputes")
 
 
 TOOLS: dict[str, Tool] = _tools()
@@ -38,8 +45,4 @@ def tools_for(game: str) -> list[Tool]:
     return [tool for tool in TOOLS.values() if tool.game == game]
 
 
-def game_module(game: str) -> Any:
-    return import_module(f"{__name__}.{game}")
-
-
-__all__ = ["MODULES", "TOOLS", "FormError", "Line", "Table", "Tool", "game_module", "tools_for"]
+__all__ = ["TOOLS", "FormError", "Line", "Table", "Tool", "game_module", "tools_for"]

@@ -1,12 +1,13 @@
-"""One module per game family behind one protocol: the only place that knows which game
+"""One package per game family behind one protocol: the only place that knows which game
 a session plays.
 
-Everything that differs from game to game lives in the game's module: how a deal is
+Everything that differs from game to game lives in the game's package: how a deal is
 checked and stored, how it is played through the referee, the scoreboard, the money, the
 statistics, the paper sheet and chart, the CSV, the deal form and its live check, and the
-API's shapes. The rest of the app asks ``of(session)`` (or ``get(name)``) once and calls
-what ``Game`` promises. A new game is a new module here and its name in ``MODULES``
-(README: "Layout").
+API's shapes, its templates (``<game>/templates/``, found by ``loader``) and its Referee
+page questions (``<game>/disputes.py``). The rest of the app asks ``of(session)`` (or
+``get(name)``) once and calls what ``Game`` promises. A new game is a new package and its
+name in the setting ``SCHREIBER_GAMES`` (README: "Adding a game").
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .base import GameRules, Money
+from django.conf import settings
+from django.utils.translation import gettext_lazy
+
+from .base import Column, GameRules, Money
 
 if TYPE_CHECKING:
     from django.http import QueryDict
@@ -34,7 +38,7 @@ Lines = tuple[dict[str, list[list[tuple[float, float]]]], list[float], list[tupl
 
 
 class Game(Protocol):
-    """What a game module provides (module-level names and functions)."""
+    """What a game package provides (names its ``__init__.py`` keeps)."""
 
     NAME: str  # Session.game
     TITLE: str
@@ -69,6 +73,8 @@ class Game(Protocol):
 
     # --- looking back ---
     STATS_KEY: str  # the family's figures in the statistics
+    STATS_COLUMNS: tuple[Column, ...]  # its figures in the statistics tables
+    FIGURES_TEMPLATE: str  # its figures on the player pages
     def stats_empty(self) -> dict[str, Any]: ...
     def stats_add(self, pid: str, record: SessionRecord, acc: dict[str, Any]) -> None: ...
     def stats_finish(self, acc: dict[str, Any]) -> dict[str, Any]: ...
@@ -83,12 +89,20 @@ class Game(Protocol):
                        ) -> dict[str, Any] | None: ...
 
     # --- the pages ---
+    def start_parts(self, form: Any) -> dict[str, Any]: ...
+    def again_rules(self, session: Session) -> tuple[str, list[tuple[str, str]]]: ...
+    # the start form's preset ("": the form's default) and house-rule fields, filled for
+    # a new session of the same table
+    # what the form that starts a session shows while the game is picked: "note" (a
+    # sentence), "rules_legend" (its presets, the form's ``preset``), "house_rules" (rows)
     SESSION_TEMPLATE: str
     FORM_FRAGMENT: str
     EDIT_TEMPLATE: str
     BOARD_TEMPLATE: str  # included by _scoreboard.html
     SHEET_TEMPLATE: str  # extends sheet.html
     MONEY_RULES_TEMPLATE: str  # included by settlement.html
+    SESSION_LINE_TEMPLATE: str  # a past session's own figures (``row``: stats.session_summary)
+    SUMMARY_TEMPLATE: str  # a deal in a line (``deal``; ``cards``: history_detail; ``short``)
     MODES: tuple[str, ...]  # ways to enter a deal; "" is the default
     def recorded_message(self, number: int) -> str: ...
     def form_rules(self, cleaned: Mapping[str, Any]
@@ -103,14 +117,27 @@ class Game(Protocol):
                     ) -> tuple[QueryDict, str]: ...
 
 
-#: Every game's module in this package, in the order the pages offer them: the registry.
-#: A new game is one more name here.
-MODULES = ("mulatschak", "mura", "muller_matz")
+#: Every game's package, in the order the pages offer them: the registry, read from the
+#: setting ``SCHREIBER_GAMES`` (dotted module names). A new game is one more name there.
+MODULES: tuple[str, ...] = tuple(settings.SCHREIBER_GAMES)
 
-REGISTRY: tuple[Game, ...] = tuple(import_module(f"{__name__}.{m}") for m in MODULES)
+REGISTRY: tuple[Game, ...] = tuple(import_module(m) for m in MODULES)
 GAMES: dict[str, Game] = {game.NAME: game for game in REGISTRY}
 #: What a session plays when nobody says (the first game of the registry).
 DEFAULT: str = REGISTRY[0].NAME
+
+
+#: The words of the statistics pages that speak of the games' figures together (a new
+#: game whose figures change what they say says it here, and in locale/).
+GROUP_TABLE_NOTE = gettext_lazy(
+    "Mulatschak figures unless the column names another game. Points per deal: lower is "
+    "better (scores count down). Tap a column to sort.")
+WINS_CHART_TITLE = gettext_lazy("Line chart of Mulatschak games won so far")
+POINTS_CHART_TITLE = gettext_lazy("Line chart of Mulatschak points per session")
+
+#: The start form's label of the stake: what one unit of the stake is in each game (a new
+#: game with a unit of its own says it here, and in locale/).
+STAKE_LABEL = gettext_lazy("Stake per point, mura or lost game")
 
 
 def get(name: str) -> Game:
@@ -132,5 +159,5 @@ def choices() -> list[tuple[str, str]]:
     return [(game.NAME, game.TITLE) for game in REGISTRY]
 
 
-__all__ = ["DEFAULT", "GAMES", "MODULES", "REGISTRY", "Game", "GameRules", "Money",
+__all__ = ["DEFAULT", "GAMES", "MODULES", "REGISTRY", "Column", "Game", "GameRules", "Money",
            "choices", "get", "names", "of"]

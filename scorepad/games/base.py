@@ -48,6 +48,19 @@ class Money:
     transfers: list[dict[str, str]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Column:
+    """One of a game's figures in the statistics tables: ``key`` in the game's figures
+    (``stats_finish``), its heading, how it is shown (``count``; ``rate``, a share shown
+    in per cent; ``number``, "–" when there is none) and on which tables (``group``: the
+    group's players; ``person``: one's own figures, group by group)."""
+
+    key: str
+    label: Any  # lazy text
+    kind: str = "count"
+    tables: tuple[str, ...] = ("group", "person")
+
+
 def stake_of(session: Session) -> Decimal:
     """The session's stake in its currency's minor unit (a session with a stake)."""
     assert session.stake is not None

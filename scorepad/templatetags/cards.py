@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from scorepad.games.mulatschak import TRUMPS
+from scorepad.cardnames import TRUMP_NAMES as TRUMPS
 
 register = template.Library()
 

@@ -89,7 +89,8 @@ def stale_form(loaded: Loaded, form_number: int | None) -> dict[str, Any] | None
         return None
     row = loaded.session.deals.filter(number=form_number).first()
     recorded = loaded.names.deal_names(row.data) if row is not None else None
-    return {"number": form_number, "next": loaded.next_number, "recorded": recorded}
+    return {"number": form_number, "next": loaded.next_number, "recorded": recorded,
+            "summary_template": games.of(loaded.session).SUMMARY_TEMPLATE}
 
 
 def render_session(request: HttpRequest, loaded: Loaded, game: games.Game,
@@ -225,14 +226,13 @@ def again_fields(loaded: Loaded, board: dict[str, Any]) -> list[tuple[str, str]]
     """The start form, filled for a new session of the same table (one tap): group,
     game, rules (the house rules that differ from the preset), players and stake; the
     player who would have dealt next deals first."""
-    import json
-
-    from referee.rules import PRESETS
+    from ..forms import SessionForm
 
     session = loaded.session
+    preset, house_rules = games.of(session).again_rules(session)
     seats = list(loaded.names.by_id.values())
     fields = [("group", str(session.group_id)), ("game", session.game),
-              ("preset", session.preset if session.preset in PRESETS else "salzburg")]
+              ("preset", preset or str(SessionForm.base_fields["preset"].initial))]
     if session.stake is not None:
         fields += [("stake", format(session.stake.normalize(), "f")),
                    ("currency", session.currency or "")]
@@ -240,12 +240,7 @@ def again_fields(loaded: Loaded, board: dict[str, Any]) -> list[tuple[str, str]]
     dealer = board.get("next_dealer")
     if dealer in seats:
         fields.append(("dealer", str(seats.index(dealer))))
-    if session.preset in PRESETS:  # house rules: the Mulatschak presets' parameters
-        preset = PRESETS[session.preset].as_params()
-        fields += [(f"rule_{name}", json.dumps(value))
-                   for name, value in (session.rules or {}).items()
-                   if name in preset and preset[name] != value]
-    return fields
+    return fields + house_rules
 
 
 def render_edit(request: HttpRequest, loaded: Loaded, game: games.Game, number: int,

@@ -129,7 +129,8 @@ def deal_delete(request: HttpRequest, session_id: int, number: int) -> HttpRespo
         return redirect("scorepad:session", session_id=session.pk)
     names = Names.of(session)
     return render(request, "scorepad/deal_delete.html",
-                  {"session": session, "row": row, "deal": names.deal_names(row.data)})
+                  {"session": session, "row": row, "deal": names.deal_names(row.data),
+                   "summary_template": games.of(session).SUMMARY_TEMPLATE})
 
 
 @login_required
@@ -153,7 +154,7 @@ def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
             }
         )
     return render(request, "scorepad/history.html", {
-        "session": session, "events": events,
+        "session": session, "events": events, "summary_template": game.SUMMARY_TEMPLATE,
         "can_write": getattr(session, "asker_role", None) in WRITERS,
         "existing": _still_there(events),
     })

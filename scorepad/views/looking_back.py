@@ -136,16 +136,12 @@ def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
         {name: charts.plain(values) for name, values in wins.items() if values[-1] > 0},
         x_labels={float(i + 1): label for i, label in enumerate(labels)},
     )
-    columns = [
-        ("name", _("Player")), ("sessions", _("Sessions")), ("games", _("Games")),
-        ("wins", _("Wins")), ("win_rate", _("Win rate")),
-        ("points_per_deal", _("Points per deal")), ("made_rate", _("Bids made")),
-        ("muli_made", _("Muli made")), ("stayed_home", _("Stayed home")),
-        ("mura", _("Mura")), ("zeros", _("Zeros")), ("mm_losses", _("Müller Matz")),
-    ]
+    columns = [("name", _("Player")), ("sessions", _("Sessions")),
+               *((column.key, column.label) for _key, column in stats.columns("group"))]
     return render(request, "scorepad/group_stats.html", {
         "group": group, "table": table, "sort": sort, "columns": columns,
         "chart": chart, "wins": wins, "labels": labels,
+        "note": games.GROUP_TABLE_NOTE, "chart_title": games.WINS_CHART_TITLE,
     })
 
 
@@ -180,8 +176,7 @@ def _render_player(request: HttpRequest, player: Player,
     return render(request, "scorepad/player.html", {
         "player": player, "s": figures, "chart": chart,
         "points": list(zip(labels, points, strict=True)),
-        "bids": [(k if k != "muli" else "Muli", v)
-                 for k, v in figures["mulatschak"]["by_bid"].items()],
+        "figure_templates": _figure_templates(), "chart_title": games.POINTS_CHART_TITLE,
         "mine": player.user_id is not None and player.user_id == request.user.pk,
         "my_other": player.group.players.filter(user=request.user).exclude(
             pk=player.pk).first(),
@@ -225,8 +220,14 @@ def my_stats(request: HttpRequest) -> HttpResponse:
     """Your figures across every group where a player is linked to you, and per group."""
     players = list(stats.linked_players(request.user))
     figures = stats.person_stats(players)
+    for row in figures["groups"]:
+        row["cells"] = stats.cells(row, "person")
     return render(request, "scorepad/my_stats.html", {
-        "s": figures, "players": players,
-        "bids": [(k if k != "muli" else "Muli", v)
-                 for k, v in figures["mulatschak"]["by_bid"].items()],
+        "s": figures, "players": players, "figure_templates": _figure_templates(),
+        "columns": [column.label for _key, column in stats.columns("person")],
     })
+
+
+def _figure_templates() -> list[str]:
+    """Each game's part of a player's figures (``_figures.html``)."""
+    return [game.FIGURES_TEMPLATE for game in games.REGISTRY]

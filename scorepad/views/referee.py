@@ -3,9 +3,9 @@ rules (and its dealer, scores and players) preloaded, and a stand-alone version 
 rules picker for tables that only want the referee (no login, like the stateless API).
 Also the rules document itself, docs/rules.md, served at ``/rules/``.
 
-The questions live in ``scorepad.disputes`` (one module per game); these views only find
-the table, hand the form to the question and render its answer (the whole page, or for
-htmx just the form with its answer).
+The questions live in each game's package (``scorepad.games.<game>.disputes``, gathered
+by ``scorepad.disputes``); these views only find the table, hand the form to the question
+and render its answer (the whole page, or for htmx just the form with its answer).
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_safe
-
-from referee.rules import PRESETS
 
 from .. import disputes, games, services
 from ..access import READ, session_for
@@ -85,7 +83,7 @@ def referee_tool(request: HttpRequest, tool: str) -> HttpResponse:
     table, errors = disputes.game_module(the_tool.game).standalone_table(_data(request), tool)
     return _answer(request, the_tool, table, errors, {
         "session": None, "others": _links(the_tool.game),
-        "back_url": reverse("scorepad:referee"), "presets": list(PRESETS),
+        "back_url": reverse("scorepad:referee"),
     })
 
 

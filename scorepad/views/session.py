@@ -4,7 +4,6 @@ page, which answers "does this beat?" too, is views/referee.py)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -16,62 +15,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from referee.rules import (
-    ALL_PASS_MODES,
-    INT_BOUNDS,
-    MULATSCHAK_PACKS,
-    MULI_FAIL_MODES,
-    PARAMETER_NAMES,
-    PRESETS,
-    SALZBURG,
-)
-
 from .. import games, services
 from ..access import READ, WRITE, WRITERS, pk_of, poll_row, session_for, visible_groups
 from ..cache import grants
 from ..cache.answers import client_has, etag_for, polled
 from ..forms import MAX_SEATS, SessionForm
 from ..loaded import Loaded
-from ..messages import PARAMETER_HELP, input_error_message
+from ..messages import input_error_message
 from ..models import Membership, Session
 from .common import board_context, board_parts, no_store, render_session, reused_page
-
-#: House rules that are one of a few words: offered as a choice, not typed.
-RULE_CHOICES = {"pack": MULATSCHAK_PACKS, "muli_fail_mode": MULI_FAIL_MODES,
-                "all_pass": ALL_PASS_MODES}
-
-
-def _rule_kind(name: str) -> str:
-    """How the start form asks for a house rule: on/off, a choice, a number, or text
-    (the JSON-ish values of the few structured rules)."""
-    value = SALZBURG.as_params()[name]
-    if isinstance(value, bool):
-        return "bool"
-    if name in RULE_CHOICES:
-        return "choice"
-    if isinstance(value, int) or value is None:
-        return "int"
-    return "text"
-
-
-def _rules_table(form: SessionForm) -> list[dict[str, Any]]:
-    """Every parameter with its meaning, each preset's default, and its input."""
-    defaults = {p.name: p.as_params() for p in PRESETS.values()}
-    return [
-        {
-            "name": name,
-            "help": PARAMETER_HELP.get(name, ""),
-            "defaults": [(preset, params[name]) for preset, params in defaults.items()],
-            "field": form[f"rule_{name}"],
-            "kind": _rule_kind(name),
-            "choices": RULE_CHOICES.get(name, ()),
-            # a number's stepper: its range, and where it starts from under each preset
-            "bounds": INT_BOUNDS.get(name),
-            "starts": json.dumps({preset: params[name] for preset, params in defaults.items()
-                                  if isinstance(params[name], int)}),
-        }
-        for name in PARAMETER_NAMES
-    ]
 
 
 @login_required
@@ -98,7 +50,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
             )
         except services.InputError as e:
             field = e.field.removeprefix("rules.overrides.")
-            target = f"rule_{field}" if field in PARAMETER_NAMES else None
+            target = f"rule_{field}" if f"rule_{field}" in form.fields else None
             if e.field.startswith("seats"):
                 seat_errors.append(input_error_message(e))  # shown with the seats
             else:
@@ -111,10 +63,18 @@ def session_new(request: HttpRequest) -> HttpResponse:
     roster = sorted(
         {p.name for g in writable.prefetch_related("players") for p in g.players.all()}
     )
+    # What each game adds to the form, shown while it is the game picked (by its place
+    # among the games: static/schreiber.css, "the game decides what the form asks").
+    start_games = [{"index": i, "most": game.rules(None, None).most} | game.start_parts(form)
+                   for i, game in enumerate(games.REGISTRY, 1)]
+    seat_rows = [(field, " ".join(f"beyond-{g['index']}" for g in start_games
+                                  if n > g["most"]))
+                 for n, field in enumerate(form.seat_fields(), 1)]
     return render(
         request,
         "scorepad/session_new.html",
-        {"form": form, "rules_table": _rules_table(form), "roster": roster,
+        {"form": form, "start_games": start_games, "seat_rows": seat_rows,
+         "stake_label": games.STAKE_LABEL, "roster": roster,
          "seat_numbers": range(MAX_SEATS), "seat_errors": seat_errors},
     )
 

@@ -194,7 +194,7 @@ def test_the_auction_codes_are_those_the_referee_reports():
 
 
 def test_the_deal_endpoint_reports_the_auction_mismatch_it_documents():
-    views = PROJECT / "scorepad" / "api" / "referee_views.py"
+    views = PROJECT / "scorepad" / "games" / "mulatschak" / "api.py"
     assert reported_codes(views) >= API_AUCTION_CODES
 
 

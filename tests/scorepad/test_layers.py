@@ -6,14 +6,23 @@ inside functions included; ``if TYPE_CHECKING:`` blocks (types only) are left ou
 from __future__ import annotations
 
 import ast
+import re
+import types
 from pathlib import Path
 
 from scorepad import games
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "scorepad"
-#: The edges: what a request or a command comes in through.
+#: The edges: what a request or a command comes in through (a game's own endpoints, its
+#: ``api`` module, are an edge too).
 EDGES = ("scorepad.views", "scorepad.api", "scorepad.urls", "scorepad.management")
+
+
+def is_edge(name: str) -> bool:
+    parts = name.split(".")
+    return name.startswith(EDGES) or (
+        len(parts) == 4 and parts[:2] == ["scorepad", "games"] and parts[3] == "api")
 
 
 def module_name(path: Path) -> str:
@@ -60,7 +69,7 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
     visit(ast.parse(path.read_text(encoding="utf-8")))
     out = {m for m in found if m in known}
     if name == "scorepad.games":  # the registry imports its games by name
-        out |= {f"scorepad.games.{m}" for m in games.MODULES}
+        out |= {m for m in games.MODULES if m in known}
     return out - {name}
 
 
@@ -109,8 +118,9 @@ def test_the_graph_sees_the_imports_it_should():
     edges = graph()
     assert "scorepad.games.mura" in edges["scorepad.games"]
     assert "scorepad.services" in edges["scorepad.views.entry"]
-    assert "scorepad.games.base" in edges["scorepad.games.mura"]
-    assert "scorepad.models" not in edges["scorepad.games.mura"]  # types only
+    assert "scorepad.games.mura.play" in edges["scorepad.games.mura"]
+    assert "scorepad.games.base" in edges["scorepad.games.mura.play"]
+    assert "scorepad.models" not in edges["scorepad.games.mura.play"]  # types only
 
 
 def test_no_module_of_the_scorepad_imports_itself_round_a_circle():
@@ -125,7 +135,7 @@ def test_nothing_below_the_pages_and_the_api_imports_a_view_or_the_api():
     edges = graph()
     upward = {
         (name, target)
-        for name, targets in edges.items() if not name.startswith(EDGES)
+        for name, targets in edges.items() if not is_edge(name)
         for target in targets if target.startswith(("scorepad.views", "scorepad.api"))
     }
     assert upward == set()
@@ -134,10 +144,19 @@ def test_nothing_below_the_pages_and_the_api_imports_a_view_or_the_api():
 def test_the_games_know_no_page_no_endpoint_and_no_service():
     edges = graph()
     for name, targets in edges.items():
-        if name.startswith("scorepad.games"):
+        if name.startswith("scorepad.games") and not is_edge(name):
             assert not {t for t in targets if t.startswith(
                 ("scorepad.services", "scorepad.views", "scorepad.api", "scorepad.import_export",
                  "scorepad.stats", "scorepad.models"))}, name
+
+
+def test_a_games_endpoints_are_an_edge_and_nothing_in_the_game_imports_them():
+    edges = graph()
+    assert is_edge("scorepad.games.mura.api") and not is_edge("scorepad.games.mura")
+    assert not is_edge("scorepad.games.api")
+    for name, targets in edges.items():
+        if not is_edge(name):
+            assert not {t for t in targets if is_edge(t)}, name
 
 
 def test_every_game_in_the_registry_provides_the_whole_game_protocol():
@@ -147,4 +166,85 @@ def test_every_game_in_the_registry_provides_the_whole_game_protocol():
     for game in games.REGISTRY:
         missing = sorted(name for name in promised if not hasattr(game, name))
         assert missing == [], (game.NAME, missing)
+        # a module of the game's package named like a promised name would shadow it
+        package = Path(game.__file__).parent
+        assert not {p.stem for p in package.glob("*.py")} & promised, game.NAME
+        assert not [name for name in promised
+                    if isinstance(getattr(game, name), types.ModuleType)], game.NAME
         assert games.get(game.NAME) is game
+
+
+# --- a game is a package, not a branch ------------------------------------------------------
+
+#: A game's name (in any spelling the code uses), or a comparison of the game a session
+#: plays with a name: outside scorepad/games/ neither may appear (STYLE: "a game is a
+#: package, not a branch"). The registry's one setting lists the games' packages.
+GAME_NAMES = re.compile(r"mulatschak|mura|m[uü]e?ller|matz", re.IGNORECASE)
+GAME_COMPARED = re.compile(r"""\bgame\s*(?:==|!=)\s*["']|\bgame\s+(?:not\s+)?in\s*[\[(]""")
+#: Where to look: the app outside its games, the shared templates and the static files.
+SEARCHED = (PACKAGE, ROOT / "templates", ROOT / "static")
+SUFFIXES = {".py", ".html", ".js", ".css", ".txt", ".json", ".webmanifest"}
+#: The lines that must name a game, by file: (the text that may stay, why).
+ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
+    "scorepad/settings.py": (
+        ("scorepad.games.", "SCHREIBER_GAMES, the registry's one setting"),
+    ),
+    "scorepad/messages.py": (
+        # messages are keyed by code, and a few of the referee's codes, the docs/rules.md
+        # anchors of their rules and the field names of an input they word are a game's
+        ('"bad_penalty"', "the referee API's penalties field: its keys mura and zeros"),
+        ('"mura_winner"', "a rule's code (the Referee page's answer)"),
+        ('"mura_revoke"', "a rule's code (the Referee page's answer)"),
+        ('"mura-play"', "the rule's anchor in docs/rules.md"),
+    ),
+    "scorepad/loaded.py": (
+        # Names turns player ids into names in every stored deal and result without
+        # knowing the game (the games import Names, so it cannot ask them): the keys that
+        # hold players are stored JSON, one of them spelled with a game's word
+        ('"mura_after"', "a key of stored results that maps players"),
+    ),
+}
+
+
+def _searched_files() -> list[Path]:
+    out = []
+    for folder in SEARCHED:
+        for path in sorted(folder.rglob("*")):
+            rel = path.relative_to(ROOT)
+            if (path.is_file() and path.suffix in SUFFIXES and "__pycache__" not in rel.parts
+                    and rel.parts[:2] not in (("scorepad", "games"), ("scorepad", "migrations"))
+                    and rel.parts[:2] != ("static", "vendor")):
+                out.append(path)
+    return out
+
+
+def test_nothing_outside_the_games_names_a_game_or_compares_one():
+    found = []
+    for path in _searched_files():
+        rel = path.relative_to(ROOT).as_posix()
+        allowed = [text for text, _why in ALLOWED.get(rel, ())]
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if (GAME_NAMES.search(line) or GAME_COMPARED.search(line)) and not any(
+                    text in line for text in allowed):
+                found.append(f"{rel}:{number}: {line.strip()[:120]}")
+    assert found == []
+
+
+def test_the_game_name_check_finds_names_and_comparisons():
+    assert GAME_NAMES.search('{% if session.game == "mura" %}')
+    assert GAME_NAMES.search("form:has(input[value=muller_matz]:checked)")
+    assert GAME_NAMES.search("Müller Matz") and GAME_NAMES.search("MULATSCHAK_PACKS")
+    assert GAME_COMPARED.search("if session.game == 'x':")
+    assert GAME_COMPARED.search('{% if table.game != "x" %}')
+    assert not GAME_COMPARED.search("tool.game == game")
+    assert _searched_files() and not any("games" in p.parts for p in _searched_files())
+
+
+def test_every_exception_is_still_needed():
+    for rel, allowed in ALLOWED.items():
+        path = ROOT / rel
+        assert path.is_file(), rel
+        text = path.read_text(encoding="utf-8")
+        for what, _why in allowed:
+            assert what in text, (rel, what)
+        assert GAME_NAMES.search(text), rel

@@ -319,12 +319,23 @@ def test_a_bad_house_rule_is_shown_next_to_its_field_without_the_path(phone):
     assert "rules.overrides.stay_home_penalty:" not in html
 
 
-def test_the_start_form_hides_mulatschak_rules_and_extra_seats_for_mura_without_a_script():
+def test_the_start_form_hides_mulatschak_rules_and_extra_seats_for_mura_without_a_script(phone):
     from pathlib import Path
 
+    from scorepad import games
+
+    place = {game.NAME: i for i, game in enumerate(games.REGISTRY, 1)}
+    html = phone.get("/sessions/new/").content.decode()
+    # Mulatschak's presets and house rules are its place's; Mura seats four: seats 5 and 6
+    # are beyond it
+    assert f'<details class="house-rules game-{place["mulatschak"]}"' in html
+    assert re.search(rf'<li class="seat-5[^"]* beyond-{place["mura"]}[ "]', html)
+    assert not re.search(r'<li class="seat-4[^"]* beyond-', html)
     css = (Path(__file__).resolve().parents[2] / "static" / "schreiber.css").read_text("utf-8")
-    assert "form:has(input[name=game][value=mura]:checked) .for-mulatschak" in css
-    assert "form:has(input[name=game][value=mura]:checked) .seat-5" in css
+    for n in place.values():
+        assert (f"form:not(:has(.games .chip-row > :nth-child({n}) input:checked)) "
+                f".game-{n}") in css
+        assert f"form:has(.games .chip-row > :nth-child({n}) input:checked) .beyond-{n}" in css
 
 
 # --- the installable app ---------------------------------------------------------------------

@@ -13,9 +13,9 @@ from referee.mura import MURA_RULES, MuraRules, first_leader, mura_rules, revoke
 from referee.mura import trick_winner as mura_winner
 from referee.violations import RuleError
 
-from ..cardnames import suit_name
-from ..messages import rule_sentence
-from .base import (
+from ...cardnames import suit_name
+from ...messages import rule_sentence
+from ..disputes import (
     FormError,
     Line,
     Table,

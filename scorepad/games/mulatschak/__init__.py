@@ -24,7 +24,7 @@ from referee import tally
 from referee.deal import MULI, DealResult, deal_from_dict, deal_to_dict, score_deal
 from referee.exchange import Form, exchange_from_dict, exchange_to_dict
 from referee.money import transfer_plan
-from referee.rules import MulatschakRules, mulatschak_rules
+from referee.rules import PRESETS, MulatschakRules, mulatschak_rules
 from referee.session import (
     DealOutcome,
     GameSummary,
@@ -39,12 +39,11 @@ from referee.session import apply as session_apply
 from referee.session import start as session_start
 from referee.violations import RuleError
 
-from ..cardnames import SUITS
-from ..charts import as_figure
-from ..errors import InputError, RulesBroken
-from ..fields import (
+from ...cardnames import SUITS, TRUMP_NAMES
+from ...charts import as_figure
+from ...errors import InputError, RulesBroken
+from ...fields import (
     MAX_PLAYERS,
-    MULATSCHAK_RULES_SCHEMA,
     AsStored,
     CallField,
     CountsField,
@@ -56,11 +55,12 @@ from ..fields import (
     UniqueNamesField,
     utc_datetime,
 )
-from ..ids import parse_count
-from ..loaded import Loaded, Names, SessionRecord
-from ..messages import FACTOR_LABELS, input_error_message, reason_label, violation_message
-from .base import (
+from ...ids import parse_count
+from ...loaded import Loaded, Names, SessionRecord
+from ...messages import FACTOR_LABELS, input_error_message, reason_label, violation_message
+from ..base import (
     RECENT_GAMES,
+    Column,
     GameRules,
     Money,
     inferred,
@@ -69,19 +69,15 @@ from .base import (
     step,
     stepped_count,
 )
+from .shapes import MULATSCHAK_RULES_SCHEMA
 
 if TYPE_CHECKING:
-    from ..models import Deal, Session
+    from ...models import Deal, Session
 
 NAME = "mulatschak"
 TITLE = "Mulatschak"
 RULES_SCHEMA = MULATSCHAK_RULES_SCHEMA
-TRUMPS = [
-    ("acorns", gettext_lazy("Acorns")),
-    ("leaves", gettext_lazy("Leaves")),
-    ("hearts", gettext_lazy("Hearts")),
-    ("bells", gettext_lazy("Bells")),
-]
+TRUMPS = TRUMP_NAMES
 #: What each preset's players call a bid of five (docs/rules.md, "A deal in order", step 4).
 MULI_NAMES = {"salzburg": "Muli", "geiser": "Mulatschak", "murln": "Murler"}
 BID_KEYS = ("1", "2", "3", "4", "muli")
@@ -591,6 +587,18 @@ def deal_out(row: Deal, names: Names) -> dict[str, Any]:
 # --- looking back: statistics, the paper sheet, the chart, the CSV ----------------------------
 
 STATS_KEY = "mulatschak"
+#: Its figures in the statistics tables (the group's, and one's own).
+STATS_COLUMNS = (
+    Column("games", gettext_lazy("Games"), tables=("group",)),
+    Column("wins", gettext_lazy("Wins"), tables=("group",)),
+    Column("win_rate", gettext_lazy("Win rate"), "rate"),
+    Column("points_per_deal", gettext_lazy("Points per deal"), "number"),
+    Column("made_rate", gettext_lazy("Bids made"), "rate"),
+    Column("muli_made", gettext_lazy("Muli made"), tables=("group",)),
+    Column("stayed_home", gettext_lazy("Stayed home"), tables=("group",)),
+)
+#: Its figures on the player pages (``s``: the player's figures, ``s.<STATS_KEY>`` its own).
+FIGURES_TEMPLATE = f"scorepad/_figures_{NAME}.html"
 
 
 def finished_games(record: SessionRecord) -> list[tuple[dict[str, int], list[str]]]:
@@ -610,6 +618,16 @@ def summary(record: SessionRecord) -> dict[str, Any]:
 
 
 def stats_empty() -> dict[str, Any]:
+    """A player's figures before any session. ``deals_played`` counts played deals the
+    player took part in (not staying home); ``stayed_home`` the played deals they stayed
+    home from. ``points`` is the sum of the player's score changes (lower is better: scores
+    count down to 0), and ``points_per_deal`` divides it by the played deals the player
+    was seated at (played or stayed home). ``games`` are finished games (a deal ended them)
+    at the player's table, ``wins`` the ones the player won (a tie shares the win). A bid
+    of 5 is the Muli. ``hearts_deals``: played deals with hearts trump the player took
+    part in. ``biggest_multiplier_survived``: the largest multiplier of a deal the player
+    declared and made (null if never); ``biggest_multiplier_played``: the largest of any
+    deal the player took part in."""
     return {
         "sessions": 0, "games": 0, "wins": 0, "deals_seated": 0, "deals_played": 0,
         "deals_declared": 0, "deals_made": 0, "muli_tried": 0, "muli_made": 0,
@@ -819,6 +837,8 @@ EDIT_TEMPLATE = "scorepad/deal_edit.html"
 #: extends scorepad/sheet.html) and the settlement's words on the rules of money.
 BOARD_TEMPLATE = "scorepad/_board_mulatschak.html"
 SHEET_TEMPLATE = "scorepad/sheet_mulatschak.html"
+SUMMARY_TEMPLATE = f"scorepad/_deal_summary_{NAME}.html"
+SESSION_LINE_TEMPLATE = f"scorepad/_session_line_{NAME}.html"
 MONEY_RULES_TEMPLATE = "scorepad/_money_rules_mulatschak.html"
 MODES = ("",)
 RECENT_DEALS = 8
@@ -826,6 +846,24 @@ RECENT_DEALS = 8
 
 def recorded_message(number: int) -> str:
     return _("Deal %(n)s recorded.") % {"n": number}
+
+
+def start_parts(form: Any) -> dict[str, Any]:
+    """The start form's presets and house rules."""
+    from .startform import rules_table
+
+    return {"rules_legend": _("Rules (Mulatschak)"), "house_rules": rules_table(form)}
+
+
+def again_rules(session: Session) -> tuple[str, list[tuple[str, str]]]:
+    """The session's preset and the house rules that differ from it, as the start form
+    takes them (a preset that is no more: the form's default, no house rules)."""
+    if session.preset not in PRESETS:
+        return "", []
+    preset = PRESETS[session.preset].as_params()
+    return session.preset, [(f"rule_{name}", json.dumps(value))
+                            for name, value in (session.rules or {}).items()
+                            if name in preset and preset[name] != value]
 
 
 def form_rules(cleaned: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any] | None]:

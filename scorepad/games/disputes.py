@@ -52,8 +52,10 @@ class Table:
     trump: str | None = None
     session: Any = None
     preset: str = ""
-    #: The stand-alone page's rules picker: fields for the template (empty in a session).
+    #: The stand-alone page's rules picker: fields for the template (empty in a session),
+    #: and the presets to pick from (none: the game has one set of rules, its defaults).
     rule_fields: list[dict[str, Any]] = field(default_factory=list)
+    presets: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -15,16 +15,15 @@ from referee.rules import PRESETS, MulatschakRules, mulatschak_rules
 from referee.trick import Play, check_trick
 from referee.violations import RuleError, Violation
 
-from ..cardnames import suit_name
-from ..games.mulatschak import MULI_NAMES, session_rules
-from ..messages import (
+from ...cardnames import suit_name
+from ...messages import (
     DUTY_VERDICTS,
     PARAMETER_HELP,
     input_error_message,
     rule_sentence,
     violation_message,
 )
-from .base import (
+from ..disputes import (
     FormError,
     Line,
     Table,
@@ -40,6 +39,7 @@ from .base import (
     seat_index,
     slots,
 )
+from . import MULI_NAMES, session_rules
 
 GAME = "mulatschak"
 #: The house rules the stand-alone page offers, by question: those that change its answer.
@@ -108,7 +108,8 @@ def standalone_table(data: Any, tool: str) -> tuple[Table, list[FormError]]:
     count = rules.players_max if tool == "trick" else _seat_count(data, rules, errors)
     players = generic_players(count)
     table = Table(GAME, rules, rules.pack, players, players[-1],
-                  dict.fromkeys(players, rules.start_score), rule_fields=fields, preset=preset)
+                  dict.fromkeys(players, rules.start_score), rule_fields=fields, preset=preset,
+                  presets=list(PRESETS))
     return table, errors
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from referee.cards import FRENCH_SUITS, Card
 from referee.muller_matz import (
@@ -22,16 +22,15 @@ from referee.muller_matz import (
 )
 from referee.violations import RuleError, Violation
 
-from ..cardnames import SYMBOLS, suit_name
-from ..messages import (
-    MATZ_PARAMETER_HELP,
+from ...cardnames import SYMBOLS, suit_name
+from ...messages import (
     SWAP_REFUSALS,
     beat_reason,
     input_error_message,
     rule_sentence,
     violation_message,
 )
-from .base import (
+from ..disputes import (
     FormError,
     Line,
     Table,
@@ -49,6 +48,15 @@ from .base import (
 )
 
 GAME = "muller_matz"
+
+#: The parameters a table may change (docs/rules.md, "Mueller Matz parameters"), for the
+#: Referee page.
+MATZ_PARAMETER_HELP: dict[str, Any] = {
+    "lowest_trump": gettext_lazy("rank of the trump that may be swapped for the turned-up "
+                                 "card"),
+    "sleep_trumps": gettext_lazy("trumps needed to go to sleep while the stock lasts"),
+    "hand_size": gettext_lazy("a hand draws from the stock up to this many cards"),
+}
 HAND_RULES = ("lowest_trump", "sleep_trumps", "hand_size")
 #: Seats the stand-alone pile offers (two packs from five on).
 PILE_SEATS = range(2, 9)

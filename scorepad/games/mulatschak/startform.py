@@ -1,0 +1,56 @@
+"""What Mulatschak adds to the form that starts a session: every house rule with its
+meaning, each preset's default, and its input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from referee.rules import (
+    ALL_PASS_MODES,
+    INT_BOUNDS,
+    MULATSCHAK_PACKS,
+    MULI_FAIL_MODES,
+    PARAMETER_NAMES,
+    PRESETS,
+    SALZBURG,
+)
+
+from ...messages import PARAMETER_HELP
+
+#: House rules that are one of a few words: offered as a choice, not typed.
+RULE_CHOICES = {"pack": MULATSCHAK_PACKS, "muli_fail_mode": MULI_FAIL_MODES,
+                "all_pass": ALL_PASS_MODES}
+
+
+def _rule_kind(name: str) -> str:
+    """How the start form asks for a house rule: on/off, a choice, a number, or text
+    (the JSON-ish values of the few structured rules)."""
+    value = SALZBURG.as_params()[name]
+    if isinstance(value, bool):
+        return "bool"
+    if name in RULE_CHOICES:
+        return "choice"
+    if isinstance(value, int) or value is None:
+        return "int"
+    return "text"
+
+
+def rules_table(form: Any) -> list[dict[str, Any]]:
+    """Every parameter with its meaning, each preset's default, and its input."""
+    defaults = {p.name: p.as_params() for p in PRESETS.values()}
+    return [
+        {
+            "name": name,
+            "help": PARAMETER_HELP.get(name, ""),
+            "defaults": [(preset, params[name]) for preset, params in defaults.items()],
+            "field": form[f"rule_{name}"],
+            "kind": _rule_kind(name),
+            "choices": RULE_CHOICES.get(name, ()),
+            # a number's stepper: its range, and where it starts from under each preset
+            "bounds": INT_BOUNDS.get(name),
+            "starts": json.dumps({preset: params[name] for preset, params in defaults.items()
+                                  if isinstance(params[name], int)}),
+        }
+        for name in PARAMETER_NAMES
+    ]

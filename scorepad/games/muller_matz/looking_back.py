@@ -1,0 +1,111 @@
+"""Looking back at Müller Matz: statistics, the paper sheet, the chart, the CSV."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ...loaded import Names, SessionRecord
+from ..base import Column, rate
+
+if TYPE_CHECKING:
+    from ...models import Deal
+
+
+# --- looking back: statistics, the paper sheet, the chart, the CSV ----------------------------
+
+STATS_KEY = "muller_matz"
+#: Its figures in the statistics tables (the group's, and one's own).
+STATS_COLUMNS = (Column("mm_losses", gettext_lazy("Müller Matz")),)
+#: Its figures on the player pages (``s``: the player's figures, ``s.<STATS_KEY>`` its own).
+FIGURES_TEMPLATE = "scorepad/_figures_muller_matz.html"
+
+
+def losses(record: SessionRecord) -> dict[str, int]:
+    out = dict.fromkeys(record.seats, 0)
+    for d in record.deals:
+        out[d.result["loser"]] += 1
+    return out
+
+
+def summary(record: SessionRecord) -> dict[str, Any]:
+    lost = losses(record)
+    return {"games": sum(lost.values()),
+            "losses": [{"player": record.names[p], "losses": lost[p]} for p in record.seats]}
+
+
+def stats_empty() -> dict[str, Any]:
+    """A player's figures before any session: ``mm_losses`` counts the games the player
+    lost (was the Müller Matz); ``wins`` counts games the player finished first (only when
+    a finishing order was recorded)."""
+    return {"sessions": 0, "games": 0, "wins": 0, "mm_losses": 0}
+
+
+def stats_add(pid: str, record: SessionRecord, acc: dict[str, Any]) -> None:
+    acc["sessions"] += 1
+    for d in record.deals:
+        acc["games"] += 1
+        acc["mm_losses"] += int(d.result["loser"] == pid)
+        order = d.data.get("finish_order") or []
+        acc["wins"] += int(bool(order) and order[0] == pid)
+
+
+def stats_finish(acc: dict[str, Any]) -> dict[str, Any]:
+    return acc | {"loss_rate": rate(acc["mm_losses"], acc["games"])}
+
+
+def stats_contract(acc: dict[str, Any]) -> dict[str, int]:
+    """This family's part of the API's top-level figures."""
+    return {"games": acc["games"], "wins": acc["wins"], "mm_losses": acc["mm_losses"]}
+
+
+def won_games(record: SessionRecord) -> None:
+    """Not part of the groups' chart of games won (that one counts Mulatschak games)."""
+    return None
+
+
+def session_points(pid: str, record: SessionRecord) -> None:
+    return None
+
+
+def sheet_rows(record: SessionRecord) -> list[dict[str, Any]]:
+    running = dict.fromkeys(record.seats, 0)
+    rows = []
+    for d in record.deals:
+        loser = d.result["loser"]
+        running[loser] += 1
+        order = [record.names.get(p, p) for p in d.result.get("order", [])]
+        rows.append({"number": d.number, "order": order, "cells": [
+            {"lost": p == loser, "total": running[p]} for p in record.seats]})
+    return rows
+
+
+def chart_lines(record: SessionRecord) -> tuple[
+        dict[str, list[list[tuple[float, float]]]], list[float], list[tuple[float, str]]]:
+    """Running losses after each game."""
+    running = dict.fromkeys(record.seats, 0)
+    series: dict[str, list[list[tuple[float, float]]]] = {p: [[(0.0, 0.0)]] for p in record.seats}
+    for i, d in enumerate(record.deals, start=1):
+        running[d.result["loser"]] += 1
+        for p in record.seats:
+            series[p][-1].append((float(i), float(running[p])))
+    return series, [], []
+
+
+def csv_rows(names: Names, deals: Sequence[Deal]) -> list[list[object]]:
+    order = names.seats
+    rows: list[list[object]] = [[_("game"), _("loser"), _("finishing order"),
+                                 *[f"{names.to_name(p)} {_('losses')}" for p in order]]]
+    for d in deals:
+        r = d.result
+        rows.append([d.number, names.to_name(r.get("loser", "")),
+                     " > ".join(names.to_name(p) for p in r.get("order", [])),
+                     *[r.get("losses_after", {}).get(p) for p in order]])
+    return rows
+
+
+def history_detail(seats: list[str], data: dict[str, Any]) -> None:
+    return None

@@ -1,0 +1,98 @@
+"""Mura played: what it is (its name, pack, tricks), its rules, start, apply and replay
+through the referee."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from referee import tally
+from referee.mura import MURA_RULES, mura_rules
+from referee.mura import OVERRIDES_SCHEMA as MURA_OVERRIDES
+
+from ...fields import (
+    rules_schema,
+)
+from ..base import (
+    GameRules,
+    JsonReplayer,
+    tallied,
+)
+
+if TYPE_CHECKING:
+    from ...models import Session
+
+
+NAME = "mura"
+TITLE = "Mura"
+#: Any preset name: Mura has one rule set, its overrides are what counts.
+RULES_SCHEMA = rules_schema({"type": "string"}, MURA_OVERRIDES)
+TRICKS = 8
+PACK = "hungarian32"
+#: Violations about single cards and tricks; the counts checks that follow them only
+#: repeat the same trouble in other words, so they are shown when these are absent.
+CARD_CODES = {"card_not_in_pack", "card_played_twice", "wrong_number_of_plays",
+              "wrong_leader", "must_follow_suit", "unknown_player"}
+
+
+def zeros_per_mura(session: Session) -> int:
+    """How many zeros make a mura in this session (its frozen rules say; the referee's
+    default for sessions from before the rule was frozen)."""
+    return int(session.rules.get("zeros_per_mura", MURA_RULES.zeros_per_mura))
+
+
+# --- playing ---------------------------------------------------------------------------
+
+
+def rules(preset: str | None, overrides: Mapping[str, object] | None) -> GameRules:
+    mura = mura_rules(overrides or {})
+    return GameRules(NAME, dict(mura.as_params()), mura.players, mura.players)
+
+
+def _json(state: tally.MuraState) -> dict[str, Any]:
+    return {"mura": dict(state.mura), "zeros": dict(state.zeros), "dealer": state.dealer,
+            "deals": state.deals}
+
+
+def start(session: Session, seats: Sequence[str]) -> dict[str, Any]:
+    return _json(tally.mura_start(seats, str(session.first_dealer_id)))
+
+
+#: Marks a deal recorded card by card since sessions pass the dealer to the referee: its
+#: first trick is checked to be led by the player after the dealer (docs/rules.md,
+#: "First lead"). Deals stored before carry no mark and replay as they were recorded.
+FIRST_LEAD = "first_lead_checked"
+
+
+def normalize(data: Mapping[str, Any]) -> dict[str, Any]:
+    if data.get("trick_cards") is not None:
+        return {"trick_cards": [dict(t) for t in data["trick_cards"]], FIRST_LEAD: True}
+    return {"tricks": dict(data.get("tricks") or {}), "figures": dict(data.get("figures") or {})}
+
+
+def kind(data: Mapping[str, Any]) -> str:
+    return "cards" if "trick_cards" in data else "counts"
+
+
+def apply(session: Session, seats: Sequence[str], state: Mapping[str, Any],
+          data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    before = tally.MuraState(dict(state["mura"]), dict(state["zeros"]), state["dealer"],
+                             state["deals"])
+    with tallied():
+        result, after = tally.mura_apply(seats, before, data,
+                                         check_first_lead=bool(data.get(FIRST_LEAD)))
+    return (
+        {"dealer": before.dealer,
+         "results": {p: r.as_dict() for p, r in result.results.items()},
+         "mura_after": dict(after.mura), "zeros_after": dict(after.zeros)},
+        _json(after),
+    )
+
+
+def finished_game(result: Mapping[str, Any]) -> dict[str, Any] | None:
+    """No list of finished games is kept for this game."""
+    return None
+
+
+def replayer(session: Session, seats: Sequence[str]) -> JsonReplayer:
+    return JsonReplayer(apply, session, seats, start(session, seats))
