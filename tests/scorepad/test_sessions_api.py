@@ -269,3 +269,21 @@ def test_a_member_is_removed_by_the_username_in_the_query(anna, table):
     answer = anna.call("delete", f"/api/v1/groups/{gid}/members/?username=resi")
     assert answer.status_code == 204
     assert not Membership.objects.filter(group_id=gid, user__username="resi").exists()
+
+
+@pytest.mark.parametrize("name", ["\ud92e", "\x00", "x" * 41])
+def test_a_card_by_card_mura_deal_naming_a_bad_player_is_a_400_naming_the_cards(name):
+    """Found by the positive schema cases on PostgreSQL: the cards of a trick were keyed
+    by names nobody checked, and a lone surrogate reached the database (a 500)."""
+    from rest_framework.authtoken.models import Token
+
+    from .factories import game_start
+
+    anna = user("anna")
+    session = game_start(anna, "mura")
+    body = json.dumps({"trick_cards": [{"leader": "Anna", "cards": {name: "hearts-7"}}]})
+    answer = Client().post(f"/api/v1/sessions/{session.pk}/deals/", body,
+                           content_type="application/json",
+                           HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=anna).key}")
+    assert answer.status_code == 400
+    assert list(answer.json()["errors"]) == ["trick_cards.0.cards"]

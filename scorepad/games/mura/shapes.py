@@ -10,11 +10,11 @@ from rest_framework import serializers
 
 from ...errors import InputError
 from ...fields import (
-    MAX_PLAYERS,
     AsStored,
     CardField,
     CountsField,
     NameField,
+    PerPlayerField,
     Shape,
     utc_datetime,
 )
@@ -29,12 +29,7 @@ if TYPE_CHECKING:
 
 class MuraTrickIn(Shape):
     leader = NameField()
-    cards = serializers.DictField(child=CardField())
-
-    def validate_cards(self, value: dict[str, str]) -> dict[str, str]:
-        if len(value) > MAX_PLAYERS:
-            raise serializers.ValidationError(gettext_lazy("names too many players"))
-        return value
+    cards = PerPlayerField(child=CardField())
 
 
 #: The schema of counts_or_cards.
