@@ -76,6 +76,10 @@ KNOWN_GAPS = {
            ("POST", "/api/v1/referee/mulatschak/deal", "deal."),
            ("POST", "/api/v1/referee/mura/deal", ""))
        for field in ("tricks", "figures", "exchanged", "exchanges*")},
+    **{(method, path, "trick_cards.*.cards"): "a trick's cards, keyed by names (its keys)"
+       for method, path in (("POST", "/api/v1/sessions/{session_id}/deals/"),
+                            ("PUT", "/api/v1/sessions/{session_id}/deals/{number}/"),
+                            ("POST", "/api/v1/referee/mura/deal"))},
     ("POST", "/api/v1/sessions/", "dealer"): "one of the seats (a value and a list compared)",
     ("POST", "/api/v1/sessions/", "seats"):
         "no name twice, capitals and compatibility forms aside (Unicode caseless matching)",
