@@ -6,6 +6,7 @@ SCHREIBER_REQUIRE_BROWSER=1 (as .ci/run sets) a missing browser fails instead.
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,6 +46,23 @@ def browser() -> Iterator[Any]:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _one_browser_test_at_a_time(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Under pytest-xdist, browser tests of different workers take turns (a file lock the
+    workers share): two chromiums and two live servers on a 2-core machine made timing
+    fail in CI. Other tests go on beside a browser test."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        yield
+        return
+    lock_path = tmp_path_factory.getbasetemp().parent / "browser-tests.lock"
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @pytest.fixture(autouse=True)

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from referee import tally
 from referee.money import Penalty, settle
@@ -149,7 +150,8 @@ def test_a_mura_evening_with_a_disputed_deal_and_the_settlement(live_server, pho
     for n, data in enumerate(BY_COUNTS, start=1):
         enter_counts(page, data)
         save(page, "Save deal")
-        assert f"Deal {n} recorded." in page.content()
+        # the answer is swapped in after it arrives: wait for this deal's message, not any
+        expect(page.locator("#table .messages")).to_contain_text(f"Deal {n} recorded.")
         deals.append(data)
         assert board_on_screen(page) == expected_board(replay(deals)), f"after deal {n}"
     assert replay(deals).zeros["Dominik"] == 9  # the ninth zero: one more mura in money

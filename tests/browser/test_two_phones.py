@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from scorepad import services
 
@@ -122,11 +123,13 @@ def test_a_stale_form_on_phone_b_keeps_what_b_typed_and_saves_only_when_confirme
     for seat, tricks in enumerate((1, 2, 1)):  # the last player's trick fills itself in
         for _ in range(tricks):
             _tap(b, f"button[name=step][value='{seat}:+1']")
-    assert b.locator("input[name=t_3]").get_attribute("placeholder") == "1"
-    assert b.locator("#deal-form input[name=number]").input_value() == "1"
-    assert b.locator("#stale-notice.warning").count() == 1
-    assert b.locator("#decl-1").is_checked() and b.locator("#trump-leaves").is_checked()
-    assert b.locator("#deal-form .preview").is_visible()
+    # the last check's answer may still be on its way under load: wait for it, do not race it
+    expect(b.locator("#deal-form .preview")).to_be_visible(timeout=10_000)
+    expect(b.locator("input[name=t_3]")).to_have_attribute("placeholder", "1")
+    expect(b.locator("#deal-form input[name=number]")).to_have_value("1")
+    expect(b.locator("#stale-notice.warning")).to_have_count(1)
+    expect(b.locator("#decl-1")).to_be_checked()
+    expect(b.locator("#trump-leaves")).to_be_checked()
     assert Deal.objects.filter(session=session).count() == 1
     b.screenshot(path=str(SCREENSHOTS / "two-phones-stale-form.png"), full_page=True)
 
