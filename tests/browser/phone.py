@@ -38,7 +38,8 @@ def quiet(page: Any, timeout: float = 10.0) -> None:
     """Wait until the deal form's live check and htmx have nothing in flight. Polled from
     here: wait_for_function would need eval, which the page's CSP forbids."""
     deadline = time.monotonic() + timeout
-    script = """() => document.querySelectorAll('.htmx-request, form.checking').length
+    script = """() => document.querySelectorAll(
+                        '.htmx-request, .htmx-swapping, .htmx-settling, form.checking').length
                     + (window.__pendingCheck ? 1 : 0)"""
     page.wait_for_timeout(200)  # the debounce: a check starts 150 ms after the last tap
     while page.evaluate(script) > 0:
@@ -53,7 +54,7 @@ def save(page: Any, name: str = "Save deal") -> Any:
         page.get_by_role("button", name=name).last.click()
     response = answer.value
     response.finished()
-    page.wait_for_timeout(50)
+    quiet(page)  # the answer arrived; wait until it is swapped in and settled
     return response
 
 
