@@ -6,17 +6,22 @@ checked and stored, how it is played through the referee, the scoreboard, the mo
 statistics, the paper sheet and chart, the CSV, the deal form and its live check, and the
 API's shapes, its templates (``<game>/templates/``, found by ``loader``) and its Referee
 page questions (``<game>/disputes.py``). The rest of the app asks ``of(session)`` (or
-``get(name)``) once and calls what ``Game`` promises. A new game is a new package and its
-name in the setting ``SCHREIBER_GAMES`` (README: "Adding a game").
+``get(name)``, ``registered()``) once and calls what ``Game`` promises; what it makes
+from all the games together it keeps through ``derived``, which forgets it when the
+setting changes. A new game is a new package and its name in the setting
+``SCHREIBER_GAMES`` (README: "Adding a game").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import setting_changed
 from django.utils.translation import gettext_lazy
 
 from .base import Column, GameRules, Money
@@ -117,14 +122,82 @@ class Game(Protocol):
                     ) -> tuple[QueryDict, str]: ...
 
 
-#: Every game's package, in the order the pages offer them: the registry, read from the
-#: setting ``SCHREIBER_GAMES`` (dotted module names). A new game is one more name there.
-MODULES: tuple[str, ...] = tuple(settings.SCHREIBER_GAMES)
+class _Registry:
+    """The games of the setting, imported once (``registered``) and again whenever the
+    setting changes (``setting_changed``: ``override_settings`` in tests)."""
 
-REGISTRY: tuple[Game, ...] = tuple(import_module(m) for m in MODULES)
-GAMES: dict[str, Game] = {game.NAME: game for game in REGISTRY}
-#: What a session plays when nobody says (the first game of the registry).
-DEFAULT: str = REGISTRY[0].NAME
+    def __init__(self, modules: Sequence[str]) -> None:
+        self.modules: tuple[str, ...] = tuple(modules)
+        self.games: tuple[Game, ...] = tuple(import_module(m) for m in self.modules)
+        self.by_name: dict[str, Game] = {game.NAME: game for game in self.games}
+        if not self.games:
+            raise ImproperlyConfigured("SCHREIBER_GAMES names no game")
+        if len(self.by_name) != len(self.games):
+            raise ImproperlyConfigured("two games of SCHREIBER_GAMES share a NAME")
+
+
+#: The registry as read (``_loaded["now"]``), and what was made from it (``derived``).
+_loaded: dict[str, _Registry] = {}
+_forgetters: list[Callable[[], None]] = []
+_followers: list[Callable[[], None]] = []
+
+
+def _registry() -> _Registry:
+    current = _loaded.get("now")
+    if current is None:
+        current = _loaded.setdefault("now", _Registry(settings.SCHREIBER_GAMES))
+    return current
+
+
+def registered() -> tuple[Game, ...]:
+    """Every game of the setting ``SCHREIBER_GAMES`` (dotted module names), in the order
+    the pages offer them: the registry. A new game is one more name there."""
+    return _registry().games
+
+
+def modules() -> tuple[str, ...]:
+    """The registry's module names, as the setting lists them."""
+    return _registry().modules
+
+
+def default() -> str:
+    """What a session plays when nobody says: the registry's first game."""
+    return _registry().games[0].NAME
+
+
+T = TypeVar("T")
+
+
+def derived(make: Callable[[], T]) -> Callable[[], T]:
+    """``make``, computed once from the registry and again after the registry changes:
+    the one way anything made from the games (shapes, columns, tools...) is kept."""
+    kept = functools.cache(make)
+    _forgetters.append(kept.cache_clear)
+    return kept
+
+
+def when_changed(follow: Callable[[], None]) -> Callable[[], None]:
+    """Call ``follow`` whenever the registry changes, after every ``derived`` value was
+    forgotten (for what is kept outside this module: cached templates, routes...)."""
+    _followers.append(follow)
+    return follow
+
+
+def reload() -> None:
+    """Read the setting again: what was made from the old registry is forgotten."""
+    _loaded.clear()
+    for forget in _forgetters:
+        forget()
+    for follow in _followers:
+        follow()
+
+
+def _setting_changed(*, setting: str, **_kwargs: Any) -> None:
+    if setting == "SCHREIBER_GAMES":
+        reload()
+
+
+setting_changed.connect(_setting_changed, dispatch_uid="scorepad.games.registry")
 
 
 #: The words of the statistics pages that speak of the games' figures together (a new
@@ -142,22 +215,22 @@ STAKE_LABEL = gettext_lazy("Stake per point, mura or lost game")
 
 def get(name: str) -> Game:
     """The game called ``name``; KeyError for none."""
-    return GAMES[name]
+    return _registry().by_name[name]
 
 
 def of(session: Session) -> Game:
     """The game ``session`` plays."""
-    return GAMES[session.game]
+    return get(session.game)
 
 
 def names() -> list[str]:
-    return list(GAMES)
+    return list(_registry().by_name)
 
 
 def choices() -> list[tuple[str, str]]:
     """(name, title) of every game, for choice fields."""
-    return [(game.NAME, game.TITLE) for game in REGISTRY]
+    return [(game.NAME, game.TITLE) for game in registered()]
 
 
-__all__ = ["DEFAULT", "GAMES", "MODULES", "REGISTRY", "Column", "Game", "GameRules", "Money",
-           "choices", "get", "names", "of"]
+__all__ = ["Column", "Game", "GameRules", "Money", "choices", "default", "derived", "get",
+           "modules", "names", "of", "registered", "reload", "when_changed"]

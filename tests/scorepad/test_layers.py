@@ -69,7 +69,7 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
     visit(ast.parse(path.read_text(encoding="utf-8")))
     out = {m for m in found if m in known}
     if name == "scorepad.games":  # the registry imports its games by name
-        out |= {m for m in games.MODULES if m in known}
+        out |= {m for m in games.modules() if m in known}
     return out - {name}
 
 
@@ -163,7 +163,7 @@ def test_every_game_in_the_registry_provides_the_whole_game_protocol():
     promised = {name for name in vars(games.Game) if not name.startswith("_")}
     promised |= set(games.Game.__annotations__)
     assert {"parse_deal", "board", "money", "entry_context", "BOARD_OUT"} <= promised
-    for game in games.REGISTRY:
+    for game in games.registered():
         missing = sorted(name for name in promised if not hasattr(game, name))
         assert missing == [], (game.NAME, missing)
         # a module of the game's package named like a promised name would shadow it
