@@ -42,13 +42,12 @@ class Replayer(Protocol):
 Lines = tuple[dict[str, list[list[tuple[float, float]]]], list[float], list[tuple[float, str]]]
 
 
-class Game(Protocol):
-    """What a game package provides (names its ``__init__.py`` keeps)."""
+class Play(Protocol):
+    """Starting and playing: what the services call to start a session, check a deal,
+    apply it and replay a session's deals."""
 
     NAME: str  # Session.game
     TITLE: str
-
-    # --- starting and playing (the services call these) ---
     def rules(self, preset: str | None, overrides: Mapping[str, object] | None
               ) -> GameRules: ...  # RuleError naming overrides.<name>
     def start(self, session: Session, seats: Sequence[str]) -> dict[str, Any]: ...
@@ -61,13 +60,19 @@ class Game(Protocol):
     def finished_game(self, result: Mapping[str, Any]) -> dict[str, Any] | None: ...
     # the game a deal's result ended, as its FinishedGame row keeps it (None: no list)
 
-    # --- the scoreboard and the money ---
+
+class Board(Protocol):
+    """The scoreboard and the money."""
+
     BALANCES_ALWAYS: bool  # the scoreboard lists balances even without a stake
     def board(self, session: Session, names: Names) -> dict[str, Any]: ...
     def money(self, session: Session, order: Sequence[str]) -> Money: ...  # with a stake
     def settlement_details(self, session: Session, names: Names) -> dict[str, Any]: ...
 
-    # --- the API's shapes ---
+
+class Api(Protocol):
+    """The API's shapes of the game's sessions (the API offers them in its ``oneOf``s)."""
+
     RULES_SCHEMA: dict[str, Any]  # the schema of a session's "rules" (rules() takes)
     DEAL_IN: type[Serializer]  # type: ignore[type-arg]  # what parse_deal checks with
     BOARD_OUT: type[Serializer]  # type: ignore[type-arg]
@@ -76,7 +81,11 @@ class Game(Protocol):
     STATS_OUT: type[Serializer]  # type: ignore[type-arg]
     def deal_out(self, row: Deal, names: Names) -> dict[str, Any]: ...
 
-    # --- looking back ---
+
+class LookingBack(Protocol):
+    """Statistics (declared: its columns and figures), the paper sheet, the chart, the
+    CSV and the history."""
+
     STATS_KEY: str  # the family's figures in the statistics
     STATS_COLUMNS: tuple[Column, ...]  # its figures in the statistics tables
     FIGURES_TEMPLATE: str  # its figures on the player pages
@@ -93,13 +102,11 @@ class Game(Protocol):
     def history_detail(self, seats: list[str], data: dict[str, Any]
                        ) -> dict[str, Any] | None: ...
 
-    # --- the pages ---
-    def start_parts(self, form: Any) -> dict[str, Any]: ...
-    def again_rules(self, session: Session) -> tuple[str, list[tuple[str, str]]]: ...
-    # the start form's preset ("": the form's default) and house-rule fields, filled for
-    # a new session of the same table
-    # what the form that starts a session shows while the game is picked: "note" (a
-    # sentence), "rules_legend" (its presets, the form's ``preset``), "house_rules" (rows)
+
+class Pages(Protocol):
+    """The game's templates (found in its package's ``templates/``) and what its part of
+    the scoreboard shows."""
+
     SESSION_TEMPLATE: str
     FORM_FRAGMENT: str
     EDIT_TEMPLATE: str
@@ -108,18 +115,38 @@ class Game(Protocol):
     MONEY_RULES_TEMPLATE: str  # included by settlement.html
     SESSION_LINE_TEMPLATE: str  # a past session's own figures (``row``: stats.session_summary)
     SUMMARY_TEMPLATE: str  # a deal in a line (``deal``; ``cards``: history_detail; ``short``)
-    MODES: tuple[str, ...]  # ways to enter a deal; "" is the default
+    def board_context(self, loaded: Loaded, board: dict[str, Any]) -> dict[str, Any]: ...
     def recorded_message(self, number: int) -> str: ...
+
+
+class Forms(Protocol):
+    """The forms: what the start form shows while the game is picked and makes of its
+    rules, and the deal form with its live check."""
+
+    def start_parts(self, form: Any) -> dict[str, Any]: ...
+    # what the form that starts a session shows while the game is picked: "note" (a
+    # sentence), "rules_legend" (its presets, the form's ``preset``), "house_rules" (rows)
     def form_rules(self, cleaned: Mapping[str, Any]
                    ) -> tuple[str | None, Mapping[str, Any] | None]: ...
-    def form_shows_errors(self, mode: str) -> bool: ...
-    def keeps_typing(self, post: Any) -> bool: ...
-    def board_context(self, loaded: Loaded, board: dict[str, Any]) -> dict[str, Any]: ...
+    def again_rules(self, session: Session) -> tuple[str, list[tuple[str, str]]]: ...
+    # the start form's preset ("": the form's default) and house-rule fields, filled for
+    # a new session of the same table
+    MODES: tuple[str, ...]  # ways to enter a deal; "" is the default
     def entry_context(self, loaded: Loaded, post: Any, *, number: int | None = None,
                       mode: str = "", submitted: bool = False) -> dict[str, Any]: ...
     def form_deal(self, post: Any, names: Names) -> dict[str, Any] | None: ...
     def form_values(self, deal: dict[str, Any], seats: list[str]
                     ) -> tuple[QueryDict, str]: ...
+    def form_shows_errors(self, mode: str) -> bool: ...
+    def keeps_typing(self, post: Any) -> bool: ...
+
+
+class Game(Play, Board, Api, LookingBack, Pages, Forms, Protocol):
+    """What a game package provides (names its ``__init__.py`` keeps): every part."""
+
+
+#: The parts of ``Game``, each small enough to read at once.
+PARTS: tuple[type, ...] = (Play, Board, Api, LookingBack, Pages, Forms)
 
 
 class _Registry:
@@ -232,5 +259,6 @@ def choices() -> list[tuple[str, str]]:
     return [(game.NAME, game.TITLE) for game in registered()]
 
 
-__all__ = ["Column", "Game", "GameRules", "Money", "choices", "default", "derived", "get",
+__all__ = ["PARTS", "Api", "Board", "Column", "Forms", "Game", "GameRules", "LookingBack",
+           "Money", "Pages", "Play", "choices", "default", "derived", "get",
            "modules", "names", "of", "registered", "reload", "when_changed"]

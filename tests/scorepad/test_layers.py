@@ -159,9 +159,26 @@ def test_a_games_endpoints_are_an_edge_and_nothing_in_the_game_imports_them():
             assert not {t for t in targets if is_edge(t)}, name
 
 
+def members(protocol: type) -> set[str]:
+    """The names a protocol class itself declares."""
+    return ({name for name in vars(protocol) if not name.startswith("_")}
+            | set(vars(protocol).get("__annotations__", {})))
+
+
+def promised_names() -> set[str]:
+    """Every name of the ``Game`` protocol: the names of its parts."""
+    return set().union(*(members(part) for part in games.PARTS))
+
+
+def test_the_game_protocol_is_its_small_parts():
+    assert set(games.Game.__mro__) >= set(games.PARTS) and not members(games.Game)
+    sizes = {part.__name__: len(members(part)) for part in games.PARTS}
+    assert all(4 <= size <= 14 for size in sizes.values()), sizes
+    assert sum(sizes.values()) == len(promised_names())  # no name in two parts
+
+
 def test_every_game_in_the_registry_provides_the_whole_game_protocol():
-    promised = {name for name in vars(games.Game) if not name.startswith("_")}
-    promised |= set(games.Game.__annotations__)
+    promised = promised_names()
     assert {"parse_deal", "board", "money", "entry_context", "BOARD_OUT"} <= promised
     for game in games.registered():
         missing = sorted(name for name in promised if not hasattr(game, name))

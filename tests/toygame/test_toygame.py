@@ -86,6 +86,15 @@ def test_the_setting_registers_the_game_and_restoring_it_forgets_it():
     assert "high_card" not in components["PlayerStatsOut"]["properties"]
 
 
+def test_the_toy_provides_every_part_of_the_game_protocol(toy):
+    from tests.scorepad import test_layers
+
+    assert toy in games.registered()
+    test_layers.test_every_game_in_the_registry_provides_the_whole_game_protocol()
+    for part in games.PARTS:
+        assert not [name for name in test_layers.members(part) if not hasattr(toy, name)]
+
+
 def test_nothing_outside_the_toy_names_it():
     from tests.scorepad.test_layers import _searched_files
 
