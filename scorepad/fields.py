@@ -76,6 +76,13 @@ NAME_PATTERN = f"^[^{_BLANK}{_HIDDEN}](?:[^{_HIDDEN}]*[^{_BLANK}{_HIDDEN}])?$"
 NAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN}
 
 _bound = threading.local()
+#: Counts ``forget_fields``: a thread's bound fields of an older count are bound again.
+_generation = [0]
+
+
+def forget_fields() -> None:
+    """Every shape binds its fields again (what some make them from has changed)."""
+    _generation[0] += 1
 
 
 class Shape(serializers.Serializer):  # type: ignore[type-arg]
@@ -91,15 +98,24 @@ class Shape(serializers.Serializer):  # type: ignore[type-arg]
     fields per instance and no field keeps state of its own between calls; one copy per
     thread, so concurrent requests never share a field.
 
+    A shape whose ``get_fields`` makes its fields from something that can change (the
+    games' registry) has them bound again after ``forget_fields``.
+
     ``schema_extra``: what the OpenAPI schema says of an input besides its fields' own
     limits (which fields go together), so that no request it allows is refused for its
-    shape."""
+    shape (``schema_extras``, for a shape whose words are made when asked)."""
 
     schema_extra: ClassVar[dict[str, Any]] = {}
 
+    def schema_extras(self) -> dict[str, Any]:
+        return self.schema_extra
+
     @cached_property
     def fields(self) -> BindingDict:
-        cache: dict[type, dict[str, Any]] = _bound.__dict__.setdefault("fields", {})
+        kept = _bound.__dict__
+        if kept.get("generation") != _generation[0]:
+            kept["fields"], kept["generation"] = {}, _generation[0]
+        cache: dict[type, dict[str, Any]] = kept["fields"]
         fields = BindingDict(self)
         known = cache.get(type(self))
         if known is None:
@@ -124,8 +140,9 @@ class ShapeSchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]
         mro = type(self.target).__mro__
         if not any(cls.__dict__.get("__doc__") for cls in mro[:mro.index(Shape)]):
             schema.pop("description", None)  # Shape's own words are not the shape's
-        if direction == "request" and self.target.schema_extra:
-            schema.update(copy.deepcopy(self.target.schema_extra))
+        extra = self.target.schema_extras() if direction == "request" else None
+        if extra:
+            schema.update(copy.deepcopy(extra))
         return schema
 
 

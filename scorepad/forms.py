@@ -39,11 +39,12 @@ class SessionForm(forms.Form):
     group = forms.ModelChoiceField(queryset=Group.objects.none(), required=False,
                                    label=_("Group"))
     new_group = forms.CharField(max_length=80, required=False, label=_("or a new group"))
-    game = forms.ChoiceField(choices=games.choices, initial=games.DEFAULT,
-                             required=False, label=_("Game"), widget=forms.RadioSelect)
+    game = forms.ChoiceField(choices=games.choices, required=False, label=_("Game"),
+                             widget=forms.RadioSelect)
+    #: The presets the form offers (a game that has them shows them: ``start_parts``);
+    #: none picked, the game's own default rules.
     preset = forms.ChoiceField(choices=[(p.name, p.title) for p in PRESETS.values()],
-                               initial="salzburg", label=_("Rules"),
-                               widget=forms.RadioSelect)
+                               required=False, label=_("Rules"), widget=forms.RadioSelect)
     stake = forms.CharField(max_length=20, required=False, label=_("Stake (optional)"))
     currency = forms.CharField(max_length=3, required=False, initial="EUR",
                                label=_("Currency"))
@@ -53,6 +54,10 @@ class SessionForm(forms.Form):
 
     def __init__(self, *args: Any, groups: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # the registry's of the moment: its first game, and the preset that game starts
+        # with when the form offers it
+        self.fields["game"].initial = games.default()
+        self.fields["preset"].initial = default_preset(self.fields["preset"])
         if groups is not None:
             self.fields["group"].queryset = groups  # type: ignore[attr-defined]
         for i in range(MAX_SEATS):
@@ -67,7 +72,7 @@ class SessionForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        data["game"] = data.get("game") or games.DEFAULT
+        data["game"] = data.get("game") or games.default()
         if not data.get("group") and not (data.get("new_group") or "").strip():
             self.add_error("group", _("Pick a group or name a new one."))
         seats = [(i, (data.get(f"seat_{i}") or "").strip()) for i in range(MAX_SEATS)]
@@ -98,11 +103,22 @@ class SessionForm(forms.Form):
         return out
 
 
+def default_preset(field: Any) -> str | None:
+    """The preset picked before anybody picks one: the default rules' preset of the first
+    game of the registry whose presets the form offers (None: no game has them)."""
+    offered = {str(value) for value, _label in field.choices}
+    for game in games.registered():
+        preset = game.rules(None, None).preset
+        if preset in offered:
+            return preset
+    return None
+
+
 class HistoryFilter(forms.Form):
     """The history's filters: every field optional; a bad value is reported, not used."""
 
     game = forms.ChoiceField(label=_("Game"), required=False,
-                             choices=[("", _("any game")), *games.choices()])
+                             choices=lambda: [("", _("any game")), *games.choices()])
     player = forms.TypedChoiceField(label=_("Player"), required=False,
                                     coerce=int, empty_value=None)
     since = forms.DateField(label=_("From"), required=False,

@@ -387,7 +387,7 @@ def _import_session(obj: Any, path: str, ctx: _Context, problems: _Problems) -> 
     before = len(problems.items)
     uid = _uid(body.get("uid"), _join(path, "uid"), problems)
     game = body.get("game")
-    if not isinstance(game, str) or game not in games.GAMES:
+    if not isinstance(game, str) or game not in games.names():
         problems.add(_join(path, "game"), "not_choice",
                      _("must be one of: %(choices)s") % {"choices": ", ".join(games.names())})
     preset = _text(body.get("preset"), _join(path, "preset"), problems, most=30)

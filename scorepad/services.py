@@ -278,15 +278,18 @@ def session_start(
     overrides: Mapping[str, object] | None = None,
     seats: Sequence[str],
     dealer: str | None = None,
-    game: str = games.DEFAULT,
+    game: str | None = None,
     stake: str | None = None,
     currency: str | None = None,
 ) -> Session:
     """Start a session: rules frozen, players seated in the order of play (the
     game's: clockwise or counter-clockwise), the first dealer, and an optional stake. With
     ``group_name`` instead of a ``group``, a new group of ``user``'s is made for it. All
-    or nothing: a refusal leaves no group, no roster name and no session behind."""
-    if not isinstance(game, str) or game not in games.GAMES:
+    or nothing: a refusal leaves no group, no roster name and no session behind. No
+    ``game``: the registry's first (``games.default``)."""
+    if game is None:
+        game = games.default()
+    if not isinstance(game, str) or game not in games.names():
         raise InputError("game", "must be one of " + ", ".join(games.names()), "not_choice",
                          choices=", ".join(games.names()))
     the_game = games.get(game)

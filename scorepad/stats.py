@@ -36,11 +36,14 @@ from .models import Deal, Player, Seat, Session
 
 __all__ = ["DealRow", "SessionRecord"]
 
-#: The API's top-level figures (the statistics answers of the OpenAPI schema): each family's
-#: package says its part of them (``stats_contract``), summed where two name the same.
-CONTRACT: tuple[str, ...] = tuple(dict.fromkeys(
-    ["sessions", *(name for game in games.REGISTRY
-                   for name in game.stats_contract(game.stats_empty()))]))
+@games.derived
+def contract() -> tuple[str, ...]:
+    """The API's top-level figures (the statistics answers of the OpenAPI schema): each
+    family's package says its part of them (``stats_contract``), summed where two name
+    the same."""
+    return tuple(dict.fromkeys(
+        ["sessions", *(name for game in games.registered()
+                       for name in game.stats_contract(game.stats_empty()))]))
 
 
 def load(sessions: QuerySet[Session]) -> list[SessionRecord]:
@@ -121,7 +124,7 @@ def player_stats(pid: str | Collection[str], records: Iterable[SessionRecord]
     computed from those sums, by the same code.
     """
     ids = {pid} if isinstance(pid, str) else set(pid)
-    families = {game.NAME: game.stats_empty() for game in games.REGISTRY}
+    families = {game.NAME: game.stats_empty() for game in games.registered()}
     money: dict[str, Decimal] = {}
     sessions = 0
     for record in records:
@@ -136,12 +139,12 @@ def player_stats(pid: str | Collection[str], records: Iterable[SessionRecord]
         if balances is not None:
             currency = record.session.currency
             money[currency] = money.get(currency, Decimal(0)) + balances[pid]
-    top = dict.fromkeys(CONTRACT, 0) | {"sessions": sessions}
-    for game in games.REGISTRY:
+    top = dict.fromkeys(contract(), 0) | {"sessions": sessions}
+    for game in games.registered():
         for name, value in game.stats_contract(families[game.NAME]).items():
             top[name] += value
     return top | {game.STATS_KEY: game.stats_finish(families[game.NAME])
-                  for game in games.REGISTRY} | {
+                  for game in games.registered()} | {
         "money": {c: str(v) for c, v in sorted(money.items())}}
 
 
@@ -184,7 +187,7 @@ def person_stats(players: Sequence[Player]) -> dict[str, Any]:
 def columns(table: str) -> list[tuple[str, Column]]:
     """The games' columns of a statistics table (``group`` or ``person``), in the
     registry's order, each with the key of its game's figures."""
-    return [(game.STATS_KEY, column) for game in games.REGISTRY
+    return [(game.STATS_KEY, column) for game in games.registered()
             for column in game.STATS_COLUMNS if table in column.tables]
 
 
@@ -194,8 +197,11 @@ def cells(figures: dict[str, Any], table: str) -> list[dict[str, Any]]:
             for key, column in columns(table)]
 
 
-#: Columns of the group's player table: key in the row → how to sort (None sorts last).
-TABLE_COLUMNS = ("name", "sessions", *(column.key for _key, column in columns("group")))
+@games.derived
+def table_columns() -> tuple[str, ...]:
+    """Columns of the group's player table: key in the row → how to sort (None sorts
+    last)."""
+    return ("name", "sessions", *(column.key for _key, column in columns("group")))
 
 
 def group_table(players: Sequence[Player], records: Sequence[SessionRecord],
@@ -208,7 +214,7 @@ def group_table(players: Sequence[Player], records: Sequence[SessionRecord],
         rows.append({"player": p, "name": p.name, "sessions": st["sessions"],
                      "money": st["money"], "cells": row_cells}
                     | {cell["key"]: cell["value"] for cell in row_cells})
-    if sort not in TABLE_COLUMNS:
+    if sort not in table_columns():
         sort = "name"
 
     def key(row: dict[str, Any]) -> tuple[bool, Any]:

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import pwa
-from .disputes import TOOLS
+from .disputes import tools
 from .views import account, corrections, entry, groups, looking_back, project, referee, session
 
 # Every token in a URL is <token:...> (scorepad.ids.TokenConverter, apps.ready): anything
@@ -35,10 +35,10 @@ pages = [
     path("sessions/<int:session_id>/referee/", referee.session_referee,
          name="session_referee"),
     *(path(f"sessions/<int:session_id>/referee/{t}/", referee.session_referee_tool,
-           {"tool": t}, name=f"session_referee_{t}") for t in TOOLS),
+           {"tool": t}, name=f"session_referee_{t}") for t in tools()),
     path("referee/", referee.referee_home, name="referee"),
     *(path(f"referee/{t}/", referee.referee_tool, {"tool": t}, name=f"referee_{t}")
-      for t in TOOLS),
+      for t in tools()),
     path("rules/", referee.rules_page, name="rules_doc"),
     path("watch/<token:token>/", session.watch, name="watch"),
     path("watch/<token:token>/board", session.watch_board, name="watch_board"),

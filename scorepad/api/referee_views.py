@@ -57,7 +57,7 @@ def game_apis() -> list[Any]:
     """The ``api`` module of every registered game that has one (its endpoints: ``URLS``;
     its rule sets: ``presets()``)."""
     out = []
-    for game in games.REGISTRY:
+    for game in games.registered():
         if find_spec(f"{game.__name__}.api") is not None:
             out.append(import_module(f"{game.__name__}.api"))
     return out

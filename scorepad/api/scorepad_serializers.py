@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.serializers import PolymorphicProxySerializerExtension
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -28,6 +29,7 @@ from scorepad.fields import (
     StrictIntegerField,
     UniqueNamesField,
     UsernameField,
+    forget_fields,
     money_schema,
     utc_datetime,
 )
@@ -38,6 +40,9 @@ from scorepad.services import STAKE_DIGITS
 from . import referee_serializers as s
 
 Serializer = serializers.Serializer  # type: ignore[type-arg]
+
+# Shapes made from the registry (SessionIn, FiguresOut) are made again when it changes.
+games.when_changed(forget_fields)
 
 ERRORS_4XX = {
     400: s.ErrorOut,
@@ -51,15 +56,9 @@ def _camel(name: str) -> str:
     return "".join(part.title() for part in name.split("_"))
 
 
-def _per_game(suffix: str, fields: Callable[[games.Game], dict[str, Any]],
-              doc: str = "") -> dict[str, type[Serializer]]:
-    """One serializer class per game (``<Game><suffix>``, the game's name in CamelCase)."""
-    return {
-        game.NAME: type(f"{_camel(game.NAME)}{suffix}", (Shape,),
-                        {**fields(game), "__doc__": doc or None,
-                         "__module__": __name__})
-        for game in games.REGISTRY
-    }
+def _shape(name: str, fields: dict[str, Any], doc: str = "") -> type[Serializer]:
+    """A serializer class made here (``name``: the component the schema calls it)."""
+    return type(name, (Shape,), {**fields, "__doc__": doc or None, "__module__": __name__})
 
 
 def _game_name(game: games.Game) -> serializers.CharField:
@@ -74,13 +73,35 @@ def _game_name(game: games.Game) -> serializers.CharField:
     return field()  # type: ignore[no-any-return]
 
 
-def one_of(component: str, per_game: dict[str, type[Serializer]], *,
+class PerGame(PolymorphicProxySerializer):
+    """The schema of an answer that takes one shape per game: ``oneOf`` the shapes of
+    the registry's games as they are when the schema is made (``serializers``, a function,
+    is asked every time, not once)."""
+
+    @property  # type: ignore[override]
+    def serializers(self) -> Any:
+        value = self._serializers
+        return value() if callable(value) else value
+
+    @serializers.setter
+    def serializers(self, value: Any) -> None:
+        self._serializers = value
+
+
+class PerGameSchema(PolymorphicProxySerializerExtension):  # type: ignore[no-untyped-call]
+    """PerGame in the schema, as drf-spectacular's own oneOf (which it only finds for its
+    own class)."""
+
+    target_class = PerGame
+
+
+def one_of(component: str, per_game: Callable[[], dict[str, type[Serializer]]], *,
            by_game: bool = False, many: bool = False) -> PolymorphicProxySerializer:
-    """The schema of an answer that takes one shape per game: ``oneOf`` them, with
-    ``game`` as the discriminator where the answer names its game."""
-    return PolymorphicProxySerializer(
+    """``oneOf`` each game's shape (``per_game``: name → serializer), with ``game`` as the
+    discriminator where the answer names its game."""
+    return PerGame(
         component_name=component,
-        serializers=per_game if by_game else list(per_game.values()),
+        serializers=per_game if by_game else lambda: list(per_game().values()),
         resource_type_field_name="game" if by_game else None,
         many=many,
     )
@@ -211,11 +232,11 @@ def _seats_by_game() -> dict[str, Any]:
     """Each game's rules, and how many seats it takes (its default rules say; the
     service checks them)."""
     options = []
-    for game in games.REGISTRY:
+    for game in games.registered():
         frozen = game.rules(None, None)
         named = {"properties": {"game": {"type": "string", "pattern": f"^{game.NAME}$"}},
                  "required": ["game"]}
-        if game.NAME == games.DEFAULT:  # the game of a session that names none
+        if games.default() == game.NAME:  # the game of a session that names none
             named = {"anyOf": [named, {"not": {"required": ["game"]}}]}
         options.append({"allOf": [named, {"properties": {
             "seats": {"minItems": frozen.fewest, "maxItems": frozen.most},
@@ -224,15 +245,23 @@ def _seats_by_game() -> dict[str, Any]:
 
 
 class SessionIn(Shape):
-    schema_extra = {"allOf": [_seats_by_game(), money_schema(digits=STAKE_DIGITS, optional=True)]}
+    # No ``game``: the registry's first; no ``rules``: the game's default rules.
 
     group = StrictIntegerField(min_value=1, max_value=ID_MAX)
-    game = serializers.ChoiceField(games.choices(), default=games.DEFAULT)
-    rules = RulesSpecField(required=False, default="salzburg")
+    game = serializers.ChoiceField([])  # the registry's games (get_fields)
+    rules = RulesSpecField(required=False)
     seats = UniqueNamesField(min_length=1)
     dealer = NameField(required=False, allow_null=True)
     stake = StrictCharField(required=False, allow_null=True, max_length=40)
     currency = StrictCharField(required=False, allow_null=True, max_length=3)
+
+    def get_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = super().get_fields()
+        fields["game"] = serializers.ChoiceField(games.choices(), default=games.default())
+        return fields
+
+    def schema_extras(self) -> dict[str, Any]:
+        return {"allOf": [_seats_by_game(), money_schema(digits=STAKE_DIGITS, optional=True)]}
 
 
 class SessionPatchIn(Shape):
@@ -255,11 +284,6 @@ def _session_fields(game: games.Game) -> dict[str, Any]:
     }
 
 
-SESSION_OUT = _per_game("SessionOut", _session_fields)
-SESSION = one_of("Session", SESSION_OUT, by_game=True)
-SESSIONS = one_of("Session", SESSION_OUT, by_game=True, many=True)
-
-
 # --- deals ---------------------------------------------------------------------------------
 
 #: What a deal POST and PUT take besides the deal: the number (POST) or version (PUT) the
@@ -269,28 +293,6 @@ NUMBER = StrictIntegerField(required=False, min_value=1, max_value=1_000_000,
 VERSION = StrictIntegerField(required=False, min_value=1,
                              help_text="the version you read (409 if it changed since)")
 
-DEAL_POST = one_of("SessionDeal", {
-    game.NAME: type(f"{_camel(game.NAME)}DealPost", (game.DEAL_IN,),
-                    {"number": NUMBER, "__module__": __name__})
-    for game in games.REGISTRY})
-DEAL_PUT = one_of("SessionDealCorrection", {
-    game.NAME: type(f"{_camel(game.NAME)}DealPut", (game.DEAL_IN,),
-                    {"version": VERSION, "__module__": __name__})
-    for game in games.REGISTRY})
-
-DEAL = one_of("SessionDealOut", {g.NAME: g.DEAL_OUT for g in games.REGISTRY})
-DEALS = one_of("SessionDealOut", {g.NAME: g.DEAL_OUT for g in games.REGISTRY}, many=True)
-
-DEAL_RECORDED_OUT = _per_game("DealRecordedOut", lambda g: {
-    "deal": g.DEAL_OUT(), "scoreboard": g.BOARD_OUT()})
-DELETED_OUT = _per_game("DeletedOut", lambda g: {"scoreboard": g.BOARD_OUT()})
-CONFLICT_OUT = _per_game("ConflictOut", lambda g: {
-    "detail": serializers.CharField(), "reason": serializers.CharField(),
-    "scoreboard": g.BOARD_OUT()})
-BOARD_OUT = {g.NAME: g.BOARD_OUT for g in games.REGISTRY}
-BOARD = one_of("Scoreboard", BOARD_OUT)
-
-
 class DealViolationsOut(s.ViolationsOut):
     number = serializers.IntegerField(allow_null=True,
                                       help_text="the deal that breaks a rule (a later one "
@@ -298,8 +300,6 @@ class DealViolationsOut(s.ViolationsOut):
 
 
 VIOLATIONS_422 = OpenApiResponse(DealViolationsOut, description="the deal breaks a rule")
-CONFLICT_409 = OpenApiResponse(one_of("Conflict", CONFLICT_OUT),
-                               description="somebody else changed it first")
 
 
 class EventOut(Shape):
@@ -329,13 +329,10 @@ def _settlement_fields(game: games.Game) -> dict[str, Any]:
     }
 
 
-SETTLEMENT_OUT = _per_game("SettlementOut", _settlement_fields)
-SETTLEMENT = one_of("Settlement", SETTLEMENT_OUT, by_game=True)
-
-
 @dataclass(frozen=True)
 class GameShapes:
-    """The output serializers of one game's sessions."""
+    """The serializers of one game's sessions: what a deal POST and PUT take, and the
+    answers."""
 
     session: type[Serializer]
     board: type[Serializer]
@@ -344,17 +341,58 @@ class GameShapes:
     deleted: type[Serializer]
     conflict: type[Serializer]
     settlement: type[Serializer]
+    deal_post: type[Serializer]
+    deal_put: type[Serializer]
 
 
-SHAPES = {
-    g.NAME: GameShapes(SESSION_OUT[g.NAME], g.BOARD_OUT, g.DEAL_OUT, DEAL_RECORDED_OUT[g.NAME],
-                       DELETED_OUT[g.NAME], CONFLICT_OUT[g.NAME], SETTLEMENT_OUT[g.NAME])
-    for g in games.REGISTRY
-}
+@games.derived
+def shapes() -> dict[str, GameShapes]:
+    """Every game's shapes, made from the registry (named ``<Game><Suffix>``, the game's
+    name in CamelCase)."""
+    out = {}
+    for g in games.registered():
+        camel = _camel(g.NAME)
+        out[g.NAME] = GameShapes(
+            session=_shape(f"{camel}SessionOut", _session_fields(g)),
+            board=g.BOARD_OUT,
+            deal=g.DEAL_OUT,
+            recorded=_shape(f"{camel}DealRecordedOut", {
+                "deal": g.DEAL_OUT(), "scoreboard": g.BOARD_OUT()}),
+            deleted=_shape(f"{camel}DeletedOut", {"scoreboard": g.BOARD_OUT()}),
+            conflict=_shape(f"{camel}ConflictOut", {
+                "detail": serializers.CharField(), "reason": serializers.CharField(),
+                "scoreboard": g.BOARD_OUT()}),
+            settlement=_shape(f"{camel}SettlementOut", _settlement_fields(g)),
+            deal_post=type(f"{camel}DealPost", (g.DEAL_IN,),
+                           {"number": NUMBER, "__module__": __name__}),
+            deal_put=type(f"{camel}DealPut", (g.DEAL_IN,),
+                          {"version": VERSION, "__module__": __name__}),
+        )
+    return out
 
 
 def for_game(game: games.Game) -> GameShapes:
-    return SHAPES[game.NAME]
+    return shapes()[game.NAME]
+
+
+def _each(shape: str) -> Callable[[], dict[str, type[Serializer]]]:
+    """Every game's ``shape`` (a field of GameShapes), by game."""
+    return lambda: {name: getattr(of_game, shape) for name, of_game in shapes().items()}
+
+
+#: The answers (and inputs) that take one shape per game, for the schema.
+SESSION = one_of("Session", _each("session"), by_game=True)
+SESSIONS = one_of("Session", _each("session"), by_game=True, many=True)
+DEAL_POST = one_of("SessionDeal", _each("deal_post"))
+DEAL_PUT = one_of("SessionDealCorrection", _each("deal_put"))
+DEAL = one_of("SessionDealOut", _each("deal"))
+DEALS = one_of("SessionDealOut", _each("deal"), many=True)
+DEAL_RECORDED = one_of("DealRecorded", _each("recorded"))
+DEAL_DELETED = one_of("DealDeleted", _each("deleted"))
+BOARD = one_of("Scoreboard", _each("board"))
+SETTLEMENT = one_of("Settlement", _each("settlement"), by_game=True)
+CONFLICT_409 = OpenApiResponse(one_of("Conflict", _each("conflict")),
+                               description="somebody else changed it first")
 
 
 # --- statistics ------------------------------------------------------------------------------
@@ -365,28 +403,28 @@ class IdNameOut(Shape):
     name = serializers.CharField()
 
 
-def _figures_fields() -> dict[str, Any]:
-    from scorepad.stats import CONTRACT
+class FiguresOut(Shape):
+    # A player's figures: the top-level names every game adds to (``stats.contract``),
+    # each game's own under its ``STATS_KEY``, and the money (no docstring: the schema
+    # would print it).
 
-    return {
-        **{name: serializers.IntegerField() for name in CONTRACT},
-        **{g.STATS_KEY: g.STATS_OUT() for g in games.REGISTRY},
-        "money": serializers.DictField(child=serializers.CharField(),
-                                       help_text="Net balance per currency, as decimal "
-                                                 "strings"),
-        "__module__": __name__,
-    }
+    money = serializers.DictField(child=serializers.CharField(),
+                                  help_text="Net balance per currency, as decimal strings")
+
+    def get_fields(self) -> dict[str, Any]:
+        from scorepad.stats import contract
+
+        return {**{name: serializers.IntegerField() for name in contract()},
+                **{g.STATS_KEY: g.STATS_OUT() for g in games.registered()},
+                **super().get_fields()}
 
 
-FiguresOut: type[Serializer] = type("FiguresOut", (Shape,), _figures_fields())
-
-
-class GroupFiguresOut(FiguresOut):  # type: ignore[valid-type,misc]
+class GroupFiguresOut(FiguresOut):
     group = IdNameOut()
     player = IdNameOut()
 
 
-class PersonStatsOut(FiguresOut):  # type: ignore[valid-type,misc]
+class PersonStatsOut(FiguresOut):
     groups = GroupFiguresOut(many=True, help_text="The same figures of each linked player, "
                                                   "in their group")
 
@@ -395,7 +433,7 @@ class PlayerRefOut(IdNameOut):
     group = serializers.IntegerField()
 
 
-class PlayerStatsOut(FiguresOut):  # type: ignore[valid-type,misc]
+class PlayerStatsOut(FiguresOut):
     player = PlayerRefOut()
     across_groups = PersonStatsOut(
         required=False,

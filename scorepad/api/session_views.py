@@ -118,7 +118,7 @@ def sessions(request: Request) -> Response:
     data.is_valid(raise_exception=True)
     v = data.validated_data
     group = group_for(request.user, v["group"], WRITE)
-    preset, overrides = v["rules"] if isinstance(v["rules"], tuple) else (v["rules"], {})
+    preset, overrides = v.get("rules") or (None, None)  # none given: the game's default
     try:
         session = services.session_start(
             group=group, user=request.user, preset=preset, overrides=overrides,
@@ -166,7 +166,7 @@ def _guard(body: object, name: str) -> object:
     methods=["POST"],
     parameters=[IDEMPOTENCY],
     request=sp.DEAL_POST,
-    responses={201: sp.one_of("DealRecorded", sp.DEAL_RECORDED_OUT), **ERRORS_4XX,
+    responses={201: sp.DEAL_RECORDED, **ERRORS_4XX,
                409: CONFLICT_409, 422: VIOLATIONS_422},
     summary="Record the next deal (dealer and multiplier come from the session)",
 )
@@ -214,14 +214,14 @@ def deals(request: Request, session_id: int) -> Response:
     methods=["PUT"],
     parameters=[IDEMPOTENCY],
     request=sp.DEAL_PUT,
-    responses={200: sp.one_of("DealRecorded", sp.DEAL_RECORDED_OUT), **ERRORS_4XX,
+    responses={200: sp.DEAL_RECORDED, **ERRORS_4XX,
                409: CONFLICT_409, 422: VIOLATIONS_422},
     summary="Correct a deal; everything after it is recomputed",
 )
 @extend_schema(
     methods=["DELETE"],
     parameters=[IDEMPOTENCY],
-    responses={200: sp.one_of("DealDeleted", sp.DELETED_OUT), **ERRORS_4XX,
+    responses={200: sp.DEAL_DELETED, **ERRORS_4XX,
                409: CONFLICT_409, 422: VIOLATIONS_422},
     summary="Remove a deal; everything after it is recomputed (the history keeps it)",
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.functional import lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import IsAuthenticated
@@ -21,11 +22,11 @@ from .scorepad_serializers import ERRORS_4XX
 @extend_schema(
     responses={200: sp.PlayerStatsOut, **ERRORS_4XX},
     summary="A player's statistics over every session of their group they sat at",
-    description="Derived from the stored deals (see README, 'Looking back'). The top-level "
-                "names sum the game families; "
-                + ", ".join(f"`{game.STATS_KEY}`" for game in games.REGISTRY)
-                + " hold each family's figures. A player linked to your own account also "
-                "carries `across_groups`.",
+    description=lazy(lambda: (
+        "Derived from the stored deals (see README, 'Looking back'). The top-level names "
+        "sum the game families; " + ", ".join(f"`{g.STATS_KEY}`" for g in games.registered())
+        + " hold each family's figures. A player linked to your own account also carries "
+        "`across_groups`."), str)(),
 )
 @api_view(["GET", "HEAD"])
 @permission_classes([IsAuthenticated])

@@ -23,9 +23,11 @@ from .. import games
 from ..games.disputes import FormError, Line, Table, Tool
 
 
-def _tools() -> dict[str, Tool]:
+@games.derived
+def tools() -> dict[str, Tool]:
+    """Every game's questions by name, in the registry's order."""
     out: dict[str, Tool] = {}
-    for game in games.REGISTRY:
+    for game in games.registered():
         if find_spec(f"{game.__name__}.disputes") is None:  # a game with no questions
             continue
         for tool in game_module(game.NAME).TOOLS:
@@ -38,11 +40,8 @@ def game_module(game: str) -> Any:
     return import_module(f"{games.get(game).__name__}.disputes")
 
 
-TOOLS: dict[str, Tool] = _tools()
-
-
 def tools_for(game: str) -> list[Tool]:
-    return [tool for tool in TOOLS.values() if tool.game == game]
+    return [tool for tool in tools().values() if tool.game == game]
 
 
-__all__ = ["TOOLS", "FormError", "Line", "Table", "Tool", "game_module", "tools_for"]
+__all__ = ["tools", "FormError", "Line", "Table", "Tool", "game_module", "tools_for"]

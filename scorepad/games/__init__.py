@@ -6,17 +6,22 @@ checked and stored, how it is played through the referee, the scoreboard, the mo
 statistics, the paper sheet and chart, the CSV, the deal form and its live check, and the
 API's shapes, its templates (``<game>/templates/``, found by ``loader``) and its Referee
 page questions (``<game>/disputes.py``). The rest of the app asks ``of(session)`` (or
-``get(name)``) once and calls what ``Game`` promises. A new game is a new package and its
-name in the setting ``SCHREIBER_GAMES`` (README: "Adding a game").
+``get(name)``, ``registered()``) once and calls what ``Game`` promises; what it makes
+from all the games together it keeps through ``derived``, which forgets it when the
+setting changes. A new game is a new package and its name in the setting
+``SCHREIBER_GAMES`` (README: "Adding a game").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import setting_changed
 from django.utils.translation import gettext_lazy
 
 from .base import Column, GameRules, Money
@@ -37,13 +42,12 @@ class Replayer(Protocol):
 Lines = tuple[dict[str, list[list[tuple[float, float]]]], list[float], list[tuple[float, str]]]
 
 
-class Game(Protocol):
-    """What a game package provides (names its ``__init__.py`` keeps)."""
+class Play(Protocol):
+    """Starting and playing: what the services call to start a session, check a deal,
+    apply it and replay a session's deals."""
 
     NAME: str  # Session.game
     TITLE: str
-
-    # --- starting and playing (the services call these) ---
     def rules(self, preset: str | None, overrides: Mapping[str, object] | None
               ) -> GameRules: ...  # RuleError naming overrides.<name>
     def start(self, session: Session, seats: Sequence[str]) -> dict[str, Any]: ...
@@ -56,13 +60,19 @@ class Game(Protocol):
     def finished_game(self, result: Mapping[str, Any]) -> dict[str, Any] | None: ...
     # the game a deal's result ended, as its FinishedGame row keeps it (None: no list)
 
-    # --- the scoreboard and the money ---
+
+class Board(Protocol):
+    """The scoreboard and the money."""
+
     BALANCES_ALWAYS: bool  # the scoreboard lists balances even without a stake
     def board(self, session: Session, names: Names) -> dict[str, Any]: ...
     def money(self, session: Session, order: Sequence[str]) -> Money: ...  # with a stake
     def settlement_details(self, session: Session, names: Names) -> dict[str, Any]: ...
 
-    # --- the API's shapes ---
+
+class Api(Protocol):
+    """The API's shapes of the game's sessions (the API offers them in its ``oneOf``s)."""
+
     RULES_SCHEMA: dict[str, Any]  # the schema of a session's "rules" (rules() takes)
     DEAL_IN: type[Serializer]  # type: ignore[type-arg]  # what parse_deal checks with
     BOARD_OUT: type[Serializer]  # type: ignore[type-arg]
@@ -71,7 +81,11 @@ class Game(Protocol):
     STATS_OUT: type[Serializer]  # type: ignore[type-arg]
     def deal_out(self, row: Deal, names: Names) -> dict[str, Any]: ...
 
-    # --- looking back ---
+
+class LookingBack(Protocol):
+    """Statistics (declared: its columns and figures), the paper sheet, the chart, the
+    CSV and the history."""
+
     STATS_KEY: str  # the family's figures in the statistics
     STATS_COLUMNS: tuple[Column, ...]  # its figures in the statistics tables
     FIGURES_TEMPLATE: str  # its figures on the player pages
@@ -88,13 +102,11 @@ class Game(Protocol):
     def history_detail(self, seats: list[str], data: dict[str, Any]
                        ) -> dict[str, Any] | None: ...
 
-    # --- the pages ---
-    def start_parts(self, form: Any) -> dict[str, Any]: ...
-    def again_rules(self, session: Session) -> tuple[str, list[tuple[str, str]]]: ...
-    # the start form's preset ("": the form's default) and house-rule fields, filled for
-    # a new session of the same table
-    # what the form that starts a session shows while the game is picked: "note" (a
-    # sentence), "rules_legend" (its presets, the form's ``preset``), "house_rules" (rows)
+
+class Pages(Protocol):
+    """The game's templates (found in its package's ``templates/``) and what its part of
+    the scoreboard shows."""
+
     SESSION_TEMPLATE: str
     FORM_FRAGMENT: str
     EDIT_TEMPLATE: str
@@ -103,28 +115,116 @@ class Game(Protocol):
     MONEY_RULES_TEMPLATE: str  # included by settlement.html
     SESSION_LINE_TEMPLATE: str  # a past session's own figures (``row``: stats.session_summary)
     SUMMARY_TEMPLATE: str  # a deal in a line (``deal``; ``cards``: history_detail; ``short``)
-    MODES: tuple[str, ...]  # ways to enter a deal; "" is the default
+    def board_context(self, loaded: Loaded, board: dict[str, Any]) -> dict[str, Any]: ...
     def recorded_message(self, number: int) -> str: ...
+
+
+class Forms(Protocol):
+    """The forms: what the start form shows while the game is picked and makes of its
+    rules, and the deal form with its live check."""
+
+    def start_parts(self, form: Any) -> dict[str, Any]: ...
+    # what the form that starts a session shows while the game is picked: "note" (a
+    # sentence), "rules_legend" (its presets, the form's ``preset``), "house_rules" (rows)
     def form_rules(self, cleaned: Mapping[str, Any]
                    ) -> tuple[str | None, Mapping[str, Any] | None]: ...
-    def form_shows_errors(self, mode: str) -> bool: ...
-    def keeps_typing(self, post: Any) -> bool: ...
-    def board_context(self, loaded: Loaded, board: dict[str, Any]) -> dict[str, Any]: ...
+    def again_rules(self, session: Session) -> tuple[str, list[tuple[str, str]]]: ...
+    # the start form's preset ("": the form's default) and house-rule fields, filled for
+    # a new session of the same table
+    MODES: tuple[str, ...]  # ways to enter a deal; "" is the default
     def entry_context(self, loaded: Loaded, post: Any, *, number: int | None = None,
                       mode: str = "", submitted: bool = False) -> dict[str, Any]: ...
     def form_deal(self, post: Any, names: Names) -> dict[str, Any] | None: ...
     def form_values(self, deal: dict[str, Any], seats: list[str]
                     ) -> tuple[QueryDict, str]: ...
+    def form_shows_errors(self, mode: str) -> bool: ...
+    def keeps_typing(self, post: Any) -> bool: ...
 
 
-#: Every game's package, in the order the pages offer them: the registry, read from the
-#: setting ``SCHREIBER_GAMES`` (dotted module names). A new game is one more name there.
-MODULES: tuple[str, ...] = tuple(settings.SCHREIBER_GAMES)
+class Game(Play, Board, Api, LookingBack, Pages, Forms, Protocol):
+    """What a game package provides (names its ``__init__.py`` keeps): every part."""
 
-REGISTRY: tuple[Game, ...] = tuple(import_module(m) for m in MODULES)
-GAMES: dict[str, Game] = {game.NAME: game for game in REGISTRY}
-#: What a session plays when nobody says (the first game of the registry).
-DEFAULT: str = REGISTRY[0].NAME
+
+#: The parts of ``Game``, each small enough to read at once.
+PARTS: tuple[type, ...] = (Play, Board, Api, LookingBack, Pages, Forms)
+
+
+class _Registry:
+    """The games of the setting, imported once (``registered``) and again whenever the
+    setting changes (``setting_changed``: ``override_settings`` in tests)."""
+
+    def __init__(self, modules: Sequence[str]) -> None:
+        self.modules: tuple[str, ...] = tuple(modules)
+        self.games: tuple[Game, ...] = tuple(import_module(m) for m in self.modules)
+        self.by_name: dict[str, Game] = {game.NAME: game for game in self.games}
+        if not self.games:
+            raise ImproperlyConfigured("SCHREIBER_GAMES names no game")
+        if len(self.by_name) != len(self.games):
+            raise ImproperlyConfigured("two games of SCHREIBER_GAMES share a NAME")
+
+
+#: The registry as read (``_loaded["now"]``), and what was made from it (``derived``).
+_loaded: dict[str, _Registry] = {}
+_forgetters: list[Callable[[], None]] = []
+_followers: list[Callable[[], None]] = []
+
+
+def _registry() -> _Registry:
+    current = _loaded.get("now")
+    if current is None:
+        current = _loaded.setdefault("now", _Registry(settings.SCHREIBER_GAMES))
+    return current
+
+
+def registered() -> tuple[Game, ...]:
+    """Every game of the setting ``SCHREIBER_GAMES`` (dotted module names), in the order
+    the pages offer them: the registry. A new game is one more name there."""
+    return _registry().games
+
+
+def modules() -> tuple[str, ...]:
+    """The registry's module names, as the setting lists them."""
+    return _registry().modules
+
+
+def default() -> str:
+    """What a session plays when nobody says: the registry's first game."""
+    return _registry().games[0].NAME
+
+
+T = TypeVar("T")
+
+
+def derived(make: Callable[[], T]) -> Callable[[], T]:
+    """``make``, computed once from the registry and again after the registry changes:
+    the one way anything made from the games (shapes, columns, tools...) is kept."""
+    kept = functools.cache(make)
+    _forgetters.append(kept.cache_clear)
+    return kept
+
+
+def when_changed(follow: Callable[[], None]) -> Callable[[], None]:
+    """Call ``follow`` whenever the registry changes, after every ``derived`` value was
+    forgotten (for what is kept outside this module: cached templates, routes...)."""
+    _followers.append(follow)
+    return follow
+
+
+def reload() -> None:
+    """Read the setting again: what was made from the old registry is forgotten."""
+    _loaded.clear()
+    for forget in _forgetters:
+        forget()
+    for follow in _followers:
+        follow()
+
+
+def _setting_changed(*, setting: str, **_kwargs: Any) -> None:
+    if setting == "SCHREIBER_GAMES":
+        reload()
+
+
+setting_changed.connect(_setting_changed, dispatch_uid="scorepad.games.registry")
 
 
 #: The words of the statistics pages that speak of the games' figures together (a new
@@ -142,22 +242,23 @@ STAKE_LABEL = gettext_lazy("Stake per point, mura or lost game")
 
 def get(name: str) -> Game:
     """The game called ``name``; KeyError for none."""
-    return GAMES[name]
+    return _registry().by_name[name]
 
 
 def of(session: Session) -> Game:
     """The game ``session`` plays."""
-    return GAMES[session.game]
+    return get(session.game)
 
 
 def names() -> list[str]:
-    return list(GAMES)
+    return list(_registry().by_name)
 
 
 def choices() -> list[tuple[str, str]]:
     """(name, title) of every game, for choice fields."""
-    return [(game.NAME, game.TITLE) for game in REGISTRY]
+    return [(game.NAME, game.TITLE) for game in registered()]
 
 
-__all__ = ["DEFAULT", "GAMES", "MODULES", "REGISTRY", "Column", "Game", "GameRules", "Money",
-           "choices", "get", "names", "of"]
+__all__ = ["PARTS", "Api", "Board", "Column", "Forms", "Game", "GameRules", "LookingBack",
+           "Money", "Pages", "Play", "choices", "default", "derived", "get",
+           "modules", "names", "of", "registered", "reload", "when_changed"]

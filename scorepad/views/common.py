@@ -226,13 +226,13 @@ def again_fields(loaded: Loaded, board: dict[str, Any]) -> list[tuple[str, str]]
     """The start form, filled for a new session of the same table (one tap): group,
     game, rules (the house rules that differ from the preset), players and stake; the
     player who would have dealt next deals first."""
-    from ..forms import SessionForm
+    from ..forms import SessionForm, default_preset
 
     session = loaded.session
     preset, house_rules = games.of(session).again_rules(session)
     seats = list(loaded.names.by_id.values())
     fields = [("group", str(session.group_id)), ("game", session.game),
-              ("preset", preset or str(SessionForm.base_fields["preset"].initial))]
+              ("preset", preset or default_preset(SessionForm.base_fields["preset"]) or "")]
     if session.stake is not None:
         fields += [("stake", format(session.stake.normalize(), "f")),
                    ("currency", session.currency or "")]

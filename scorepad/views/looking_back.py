@@ -128,7 +128,7 @@ def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
     players = list(group.players.order_by("name"))
     records = stats.load(Session.objects.filter(group=group).order_by("created_at", "id"))
     sort = request.GET.get("sort", "name")
-    sort = sort if sort.lstrip("-") in stats.TABLE_COLUMNS else "name"
+    sort = sort if sort.lstrip("-") in stats.table_columns() else "name"
     descending = sort.startswith("-")
     table = stats.group_table(players, records, sort.lstrip("-"), descending)
     labels, wins = stats.cumulative_wins(players, records)
@@ -230,4 +230,4 @@ def my_stats(request: HttpRequest) -> HttpResponse:
 
 def _figure_templates() -> list[str]:
     """Each game's part of a player's figures (``_figures.html``)."""
-    return [game.FIGURES_TEMPLATE for game in games.REGISTRY]
+    return [game.FIGURES_TEMPLATE for game in games.registered()]

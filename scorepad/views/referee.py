@@ -28,7 +28,7 @@ from .common import htmx_target
 
 
 def _tool(name: str, game: str | None = None) -> Tool:
-    tool = disputes.TOOLS.get(name)
+    tool = disputes.tools().get(name)
     if tool is None or (game is not None and tool.game != game):
         raise Http404
     return tool
@@ -66,7 +66,7 @@ def _links(game: str, session: Any = None, query: str = "") -> list[dict[str, st
 
 def _games() -> list[dict[str, Any]]:
     return [{"name": game.NAME, "title": game.TITLE, "tools": _links(game.NAME)}
-            for game in games.REGISTRY]
+            for game in games.registered()]
 
 
 # --- stand-alone: anyone, no login ---------------------------------------------------------

@@ -33,7 +33,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
         memberships__user=request.user,
         memberships__role__in=[Membership.Role.OWNER, Membership.Role.EDITOR],
     )
-    initial: dict[str, Any] = {"preset": "salzburg"}
+    initial: dict[str, Any] = {}
     if writable.count() == 1:
         initial["group"] = writable.first()
     form = SessionForm(request.POST or None, groups=writable, initial=initial)
@@ -66,7 +66,7 @@ def session_new(request: HttpRequest) -> HttpResponse:
     # What each game adds to the form, shown while it is the game picked (by its place
     # among the games: static/schreiber.css, "the game decides what the form asks").
     start_games = [{"index": i, "most": game.rules(None, None).most} | game.start_parts(form)
-                   for i, game in enumerate(games.REGISTRY, 1)]
+                   for i, game in enumerate(games.registered(), 1)]
     seat_rows = [(field, " ".join(f"beyond-{g['index']}" for g in start_games
                                   if n > g["most"]))
                  for n, field in enumerate(form.seat_fields(), 1)]

@@ -69,7 +69,7 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
     visit(ast.parse(path.read_text(encoding="utf-8")))
     out = {m for m in found if m in known}
     if name == "scorepad.games":  # the registry imports its games by name
-        out |= {m for m in games.MODULES if m in known}
+        out |= {m for m in games.modules() if m in known}
     return out - {name}
 
 
@@ -159,11 +159,28 @@ def test_a_games_endpoints_are_an_edge_and_nothing_in_the_game_imports_them():
             assert not {t for t in targets if is_edge(t)}, name
 
 
+def members(protocol: type) -> set[str]:
+    """The names a protocol class itself declares."""
+    return ({name for name in vars(protocol) if not name.startswith("_")}
+            | set(vars(protocol).get("__annotations__", {})))
+
+
+def promised_names() -> set[str]:
+    """Every name of the ``Game`` protocol: the names of its parts."""
+    return set().union(*(members(part) for part in games.PARTS))
+
+
+def test_the_game_protocol_is_its_small_parts():
+    assert set(games.Game.__mro__) >= set(games.PARTS) and not members(games.Game)
+    sizes = {part.__name__: len(members(part)) for part in games.PARTS}
+    assert all(4 <= size <= 14 for size in sizes.values()), sizes
+    assert sum(sizes.values()) == len(promised_names())  # no name in two parts
+
+
 def test_every_game_in_the_registry_provides_the_whole_game_protocol():
-    promised = {name for name in vars(games.Game) if not name.startswith("_")}
-    promised |= set(games.Game.__annotations__)
+    promised = promised_names()
     assert {"parse_deal", "board", "money", "entry_context", "BOARD_OUT"} <= promised
-    for game in games.REGISTRY:
+    for game in games.registered():
         missing = sorted(name for name in promised if not hasattr(game, name))
         assert missing == [], (game.NAME, missing)
         # a module of the game's package named like a promised name would shadow it

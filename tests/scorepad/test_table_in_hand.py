@@ -324,7 +324,7 @@ def test_the_start_form_hides_mulatschak_rules_and_extra_seats_for_mura_without_
 
     from scorepad import games
 
-    place = {game.NAME: i for i, game in enumerate(games.REGISTRY, 1)}
+    place = {game.NAME: i for i, game in enumerate(games.registered(), 1)}
     html = phone.get("/sessions/new/").content.decode()
     # Mulatschak's presets and house rules are its place's; Mura seats four: seats 5 and 6
     # are beyond it
