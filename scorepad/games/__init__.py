@@ -42,6 +42,7 @@ class Game(Protocol):
 
     NAME: str  # Session.game
     TITLE: str
+    def rules_title(self, preset: str) -> str: ...  # a preset as the pages name it (no code)
 
     # --- starting and playing (the services call these) ---
     def rules(self, preset: str | None, overrides: Mapping[str, object] | None
