@@ -434,7 +434,7 @@
     init(table);
     table.dispatchEvent(new CustomEvent("schreiber:swapped", { bubbles: true }));
     table.scrollIntoView({ block: "start" });
-    if (Outbox()) Outbox().keepPage(window.location.href, html, ["table", "recent"]);   // the offline copy: as fresh as the screen
+    if (Outbox()) Outbox().keepPage(window.location.href, html, ["table", "recent"], true);   // the offline copy: as fresh as the screen
   }
 
   // --- the next deal's number: the server's, or after the deals still waiting ------------

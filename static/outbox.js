@@ -169,9 +169,9 @@
   // The copy of this page that the service worker shows offline, kept as fresh as the
   // screen (issue 23): every answer that changes the screen (a save's new table, a polled
   // board that changed) is written into the copy at once, part by part (`ids`: the
-  // elements of `html` that replace the copy's); a page without a copy yet gets one from
-  // the server, fetched after the change. One write after the other, so that a later
-  // answer is never overwritten by an earlier one.
+  // elements of `html` that replace the copy's); after a save (`fetchMissing`) a page
+  // without a copy yet gets one from the server, fetched after the change. One write
+  // after the other, so that a later answer is never overwritten by an earlier one.
   let patching = Promise.resolve(false);
   function ownerIn(html) {
     const found = /<body\b[^>]*\sdata-account="([^"]*)"/.exec(html);
@@ -183,7 +183,7 @@
     kept.delete("Content-Length");
     return new Response(text, { status: 200, headers: kept });
   }
-  function keepPage(url, html, ids) {
+  function keepPage(url, html, ids, fetchMissing) {
     if (!global.caches || !global.DOMParser) return Promise.resolve(false);
     url = String(url).split("#")[0];
     const work = async function () {
@@ -192,6 +192,7 @@
       const cache = await global.caches.open(pagesOf(who));
       const hit = await cache.match(url, { ignoreVary: true });
       if (!hit) {   // none kept yet: the page as it is now
+        if (!fetchMissing) return false;
         const response = await fetch(url, { credentials: "same-origin" });
         if (!response.ok || response.redirected || /no-store/.test(response.headers.get("Cache-Control") || "") ||
             (response.headers.get("Content-Type") || "").indexOf("text/html") !== 0) return false;
