@@ -21,6 +21,9 @@ DASHES = ("", "6 3", "2 3", "9 3 2 3", "4 4", "1 3", "12 4", "6 2 2 2")
 COLOURS = 8
 #: Most markers drawn on one line; longer lines get one every few points (and the last).
 MAX_MARKERS = 16
+#: Lines that pass through the same point are drawn this many px apart there, side by
+#: side instead of on top of each other (two players with the same scores both show).
+SPREAD = 3.0
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,7 @@ def line_chart(
         every = max(1, math.ceil(len(keys) / 6))
         x_labels = {k: x_labels[k] for i, k in enumerate(keys) if i % every == 0}
     x_ticks = tuple(Tick(round(sx(x), 1), label) for x, label in sorted(x_labels.items()))
+    shift = spread(series)
     out = []
     for i, name in enumerate(names):
         segs = [seg for seg in series[name] if seg]
@@ -203,13 +207,18 @@ def line_chart(
         marked = [p for j, p in enumerate(flat) if j % every == 0 or j == len(flat) - 1]
         lx = left + (i % 2) * (right - left) / 2
         ly = bottom + 30 + (i // 2) * 22
+
+        def at(x: float, y: float, name: str = name) -> tuple[float, float]:
+            return sx(x), sy(y) + shift.get((name, x, y), 0.0)
+
         out.append(Series(
             name=name,
             css=f"s{i % COLOURS}",
             marker=marker,
             dash=DASHES[i % len(DASHES)],
-            lines=tuple(" ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in seg) for seg in segs),
-            markers="".join(marker_path(marker, sx(x), sy(y)) for x, y in marked),
+            lines=tuple(" ".join("{:.1f},{:.1f}".format(*at(x, y)) for x, y in seg)
+                        for seg in segs),
+            markers="".join(marker_path(marker, *at(x, y)) for x, y in marked),
             legend_x=round(lx + 34, 1),
             legend_y=round(ly + 4, 1),
             legend_line=f"{lx:.1f},{ly:.1f} {lx + 28:.1f},{ly:.1f}",
@@ -222,6 +231,23 @@ def line_chart(
               for v, label in references),
         False,
     )
+
+def spread(series: Mapping[str, Sequence[Sequence[Point]]]) -> dict[tuple[str, float, float],
+                                                                    float]:
+    """Where several lines pass through one point, each one's vertical shift there (px,
+    SPREAD apart, centred on the point, in the order of the lines): lines with the same
+    values run side by side instead of one hiding the other."""
+    through: dict[Point, list[str]] = {}
+    for name, segs in series.items():
+        for point in dict.fromkeys(p for seg in segs for p in seg):
+            through.setdefault(point, []).append(name)
+    shift = {}
+    for (x, y), names in through.items():
+        if len(names) > 1:
+            for k, name in enumerate(names):
+                shift[(name, x, y)] = (k - (len(names) - 1) / 2) * SPREAD
+    return shift
+
 
 def plain(values: Sequence[float], start: float = 0) -> list[list[Point]]:
     """One unbroken segment: the i-th value at x = start + i."""

@@ -81,11 +81,17 @@
     });
     const left = form.querySelector("#tricks-left");
     if (left && group.dataset.leftText && !bad) {
-      left.textContent = "(" + fill(group.dataset.leftText, { n: total - sum - auto }) + ")";
+      const over = sum > total && group.dataset.overText;
+      left.textContent = "(" + fill(over ? group.dataset.overText : group.dataset.leftText,
+                                    { n: over ? sum - total : total - sum - auto }) + ")";
+      left.classList.toggle("over", !!over);
     }
+    // "+" stays open when the tricks are all given: correcting a count is "+" here and
+    // "−" there, in either order; more than the deal has is said in the legend (and by
+    // the referee) until it adds up again
     rows.forEach(function (row) {
       row.querySelectorAll('button[data-step="+1"]').forEach(function (b) {
-        if (b.dataset.for.indexOf("t_") === 0) b.disabled = row.classList.contains("home") || sum >= total;
+        if (b.dataset.for.indexOf("t_") === 0) b.disabled = row.classList.contains("home");
       });
     });
     splitOffer(form, group, playing, total);
@@ -134,16 +140,6 @@
     if (current === null || Number.isNaN(current)) current = 0;
     const next = current + delta;
     if (next < 0 || (input.max !== "" && next > parseInt(input.max, 10))) return;
-    const group = input.dataset.count === "tricks" && form.querySelector("[data-sum]");
-    if (group) {
-      let others = 0;
-      rowsOf(form).forEach(function (row) {
-        const i = countIn(row, "tricks");
-        const v = intOf(i);
-        if (i !== input && !row.classList.contains("home") && v !== null && !Number.isNaN(v)) others += v;
-      });
-      if (next > current && others + next > parseInt(group.dataset.sum, 10)) return;
-    }
     input.value = String(next);
     validate(input);
     changed(form);
@@ -270,18 +266,47 @@
   function entryEl() { return document.getElementById("entry"); }
   function sessionId() { const e = entryEl(); return e ? e.dataset.session : null; }
 
+  // A deal kept on the phone, in words for the "Not sent yet" list: who, what and the
+  // tricks by name ("Anna bids 3, trump Bells · tricks Anna 3, Bert 1, …"), from the
+  // sentences the form carries (data-describe-*), never the labels of other choices.
   function describe(form, submitter) {
-    if (submitter && submitter.name === "loser") return submitter.textContent.trim();
+    if (submitter && submitter.name === "loser") {
+      const box = form.closest("[data-describe-loser]");
+      return box ? fill(box.dataset.describeLoser, { p: submitter.value }) : submitter.value;
+    }
     if (form.id !== "deal-form") return (submitter || form.querySelector("button")).textContent.trim();
-    const parts = [];
-    form.querySelectorAll("input[type=radio]:checked").forEach(function (r) {
-      const label = form.querySelector('label[for="' + r.id + '"]');
-      if (label && !/^l_/.test(r.name)) parts.push(label.textContent.trim());
-    });
-    const counts = Array.prototype.map.call(form.querySelectorAll("input[data-count=tricks]"),
-      function (i) { return i.disabled ? "⌂" : (i.value || i.placeholder || "·"); });
-    if (counts.length) parts.push(counts.join("/"));
-    return parts.join(" ");
+    const d = form.dataset, parts = [];
+    const number = function (input) {
+      const v = shown(input);
+      return v === null || Number.isNaN(v) ? "?" : String(v);
+    };
+    const picked = function (name) {
+      const r = form.querySelector('input[type=radio][name="' + name + '"]:checked');
+      const label = r && form.querySelector('label[for="' + CSS.escape(r.id) + '"]');
+      return label ? label.textContent.trim() : "?";
+    };
+    if (d.describe) parts.push(fill(d.describe, { declarer: picked("declarer"), bid: picked("bid"), trump: picked("trump") }));
+    if (d.describeKnocked && form.querySelector("input[name=knocked]:checked")) parts.push(d.describeKnocked);
+    const rows = rowsOf(form);
+    if (d.describeTricks && rows.length) {
+      parts.push(fill(d.describeTricks, { list: rows.map(function (row) {
+        if (row.classList.contains("home")) return row.dataset.player + " ⌂";
+        const figures = countIn(row, "figures");
+        return row.dataset.player + " " + number(countIn(row, "tricks")) + (figures ? "/" + number(figures) : "");
+      }).join(", ") }));
+    }
+    if (d.describeCards) {
+      const done = Array.prototype.filter.call(form.querySelectorAll("[data-trick]"), function (trick) {
+        const slots = trick.querySelectorAll("select[data-card-slot]");
+        return slots.length && Array.prototype.every.call(slots, function (s) { return s.value; });
+      });
+      parts.push(fill(d.describeCards, { n: done.length }));
+    }
+    if (d.describeOrder) {
+      const order = Array.prototype.map.call(form.querySelectorAll("select[name^=o_]"), function (s) { return s.value || "?"; });
+      parts.push(fill(d.describeOrder, { list: order.join(" → ") }));
+    }
+    return parts.join(" · ");
   }
 
   function busy(form, on) {
@@ -409,7 +434,7 @@
     init(table);
     table.dispatchEvent(new CustomEvent("schreiber:swapped", { bubbles: true }));
     table.scrollIntoView({ block: "start" });
-    refreshCopy();
+    if (Outbox()) Outbox().keepPage(window.location.href, html, ["table", "recent"], true);   // the offline copy: as fresh as the screen
   }
 
   // --- the next deal's number: the server's, or after the deals still waiting ------------
@@ -464,7 +489,8 @@
       const head = document.createElement("div");
       const strong = document.createElement("strong");
       strong.textContent = fill(t.tDeal, { n: e.number });
-      head.append(strong, " " + (e.label || ""));
+      head.append(strong);
+      if (e.label) head.append(" · " + e.label);
       const status = document.createElement("div");
       if (e.status === "refused" || e.status === "editing") {
         status.className = "refused";
@@ -560,20 +586,10 @@
         retryTimer = setTimeout(flush, 5000);
       }
     }
-    if (sent > 0) {
+    if (sent > 0) {   // the new board, and with it the offline copy (schreiber.js)
       const board = document.getElementById("scoreboard");
       if (board && window.htmx) window.htmx.trigger(board, "schreiber:refresh");
-      refreshCopy();
     }
-  }
-
-  // The service worker keeps a copy of this page for offline use: keep it fresh.
-  let lastCopy = 0;
-  function refreshCopy() {
-    const sw = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (!sw || Date.now() - lastCopy < 10000) return;
-    lastCopy = Date.now();
-    sw.postMessage({ type: "refresh", url: window.location.pathname });
   }
 
   // --- wiring -----------------------------------------------------------------------------

@@ -166,6 +166,60 @@
     });
   }
 
+  // The copy of this page that the service worker shows offline, kept as fresh as the
+  // screen (issue 23): every answer that changes the screen (a save's new table, a polled
+  // board that changed) is written into the copy at once, part by part (`ids`: the
+  // elements of `html` that replace the copy's); after a save (`fetchMissing`) a page
+  // without a copy yet gets one from the server, fetched after the change. One write
+  // after the other, so that a later answer is never overwritten by an earlier one.
+  let patching = Promise.resolve(false);
+  function ownerIn(html) {
+    const found = /<body\b[^>]*\sdata-account="([^"]*)"/.exec(html);
+    return found ? found[1] : null;
+  }
+  function copied(text, headers) {
+    const kept = new Headers(headers);
+    kept.delete("Content-Encoding");
+    kept.delete("Content-Length");
+    return new Response(text, { status: 200, headers: kept });
+  }
+  function keepPage(url, html, ids, fetchMissing) {
+    if (!global.caches || !global.DOMParser) return Promise.resolve(false);
+    url = String(url).split("#")[0];
+    const work = async function () {
+      const who = await account();
+      if (!who) return false;
+      const cache = await global.caches.open(pagesOf(who));
+      const hit = await cache.match(url, { ignoreVary: true });
+      if (!hit) {   // none kept yet: the page as it is now
+        if (!fetchMissing) return false;
+        const response = await fetch(url, { credentials: "same-origin" });
+        if (!response.ok || response.redirected || /no-store/.test(response.headers.get("Cache-Control") || "") ||
+            (response.headers.get("Content-Type") || "").indexOf("text/html") !== 0) return false;
+        const text = await response.text();
+        if (ownerIn(text) !== who) return false;
+        await cache.put(url, copied(text, response.headers));
+        return true;
+      }
+      const parser = new global.DOMParser();
+      const copy = parser.parseFromString(await hit.text(), "text/html");
+      const fresh = parser.parseFromString(html, "text/html");
+      let changed = false;
+      ids.forEach(function (id) {
+        const now = fresh.getElementById(id), old = copy.getElementById(id);
+        if (!now || !old) return;
+        now.removeAttribute("hx-swap-oob");
+        old.replaceWith(copy.importNode(now, true));
+        changed = true;
+      });
+      if (!changed) return false;
+      await cache.put(url, copied("<!doctype html>\n" + copy.documentElement.outerHTML, hit.headers));
+      return true;
+    };
+    patching = patching.then(work, work).catch(function () { return false; });
+    return patching;
+  }
+
   // Give the session's deals from `first` on (by position) the numbers start, start+1, ...
   // with new keys: none of them was ever sent (the outbox stops at a refused deal).
   function renumber(session, first, start) {
@@ -261,5 +315,6 @@
   global.SchreiberOutbox = { add: add, list: list, get: get, update: update, remove: remove,
                              renumber: renumber, flush: flush, newKey: newKey, channel: channel,
                              account: account, setAccount: setAccount, discardAll: discardAll,
-                             pagesOf: pagesOf, forgetPages: forgetPages, HEADER: HEADER };
+                             pagesOf: pagesOf, forgetPages: forgetPages, keepPage: keepPage,
+                             HEADER: HEADER };
 })(self);

@@ -80,6 +80,12 @@
   ["htmx:beforeSwap", "htmx:afterRequest"].forEach(function (name) { document.addEventListener(name, function (evt) {
     if (!polled(evt)) return;
     const xhr = evt.detail.xhr;
+    // a board that changed goes into the page's offline copy too (outbox.js): the copy is
+    // never older than the screen
+    if (name === "htmx:beforeSwap" && xhr && xhr.status === 200 && window.SchreiberOutbox &&
+        document.body.hasAttribute("data-account")) {
+      window.SchreiberOutbox.keepPage(window.location.href, xhr.responseText, ["scoreboard", "recent"]);
+    }
     if (xhr && xhr.status > 0) {
       lastGood = new Date();
       if (!document.documentElement.hasAttribute("data-offline-copy") || xhr.status === 200) {

@@ -110,13 +110,8 @@ self.addEventListener("message", function (event) {
   const data = event.data || {};
   if (data.type === "logout") {   // or "log out everywhere", a password change
     event.waitUntil(Outbox.forgetPages(null));
-  } else if (data.type === "refresh" && typeof data.url === "string") {
-    const url = new URL(data.url, self.location.origin);
-    if (url.origin !== self.location.origin || !keepable(url)) return;
-    event.waitUntil(fetch(url.href, { credentials: "same-origin" }).then(function (response) {
-      return took(url, response);
-    }).catch(function () { /* offline: keep the copy we have */ }));
   }
+  // (the pages keep their copies as fresh as their screens themselves: outbox.js keepPage)
 });
 
 self.addEventListener("sync", function (event) {

@@ -117,6 +117,7 @@ class Pages(Protocol):
     SUMMARY_TEMPLATE: str  # a deal in a line (``deal``; ``cards``: history_detail; ``short``)
     def board_context(self, loaded: Loaded, board: dict[str, Any]) -> dict[str, Any]: ...
     def recorded_message(self, number: int) -> str: ...
+    def rules_title(self, preset: str) -> str: ...  # a preset as the pages name it (no code)
 
 
 class Forms(Protocol):

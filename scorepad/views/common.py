@@ -127,6 +127,7 @@ def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role
     stale = stale_form(loaded, parse_id(post.get("number")) if post else None)
     context["stale"] = stale
     context["next_number"] = stale["number"] if stale else loaded.next_number
+    context["last_number"] = loaded.next_number - 1  # 0: nothing to undo yet
     context["can_write"] = role in WRITERS
     context.setdefault("idempotency_key", secrets.token_urlsafe(24))
     if marks:

@@ -60,7 +60,7 @@ def money(state: tally.MuraState) -> Any:
 def board_on_screen(page: Any) -> dict[str, tuple[int, int, str]]:
     out = {}
     for row in page.locator("#scoreboard table.tally tbody tr").all():
-        name = row.locator("th").inner_text().replace("🂠", "").strip()
+        name = row.locator("th .pname").inner_text().strip()
         cells = row.locator("td").all_inner_texts()
         out[name] = (int(cells[0]), int(cells[1].split()[0]),
                      cells[2].strip().replace("\u2212", "-"))

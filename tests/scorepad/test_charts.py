@@ -12,6 +12,7 @@ from scorepad.charts import (
     DASHES,
     FIGURE_LIMIT,
     MARKERS,
+    SPREAD,
     as_figure,
     line_chart,
     marker_path,
@@ -124,3 +125,21 @@ def test_a_value_too_large_for_a_float_is_drawn_at_the_figure_limit():
     assert plain([2**2000, -(2**2000), 5]) == [[(0, float(FIGURE_LIMIT)),
                                                (1, -float(FIGURE_LIMIT)), (2, 5.0)]]
     assert as_figure(2**53 - 1) == float(2**53 - 1)
+
+
+def test_lines_with_the_same_values_are_drawn_side_by_side_not_on_top_of_each_other():
+    # issue 23: two players who won the same games each session drew one line
+    same = plain([0, 1, 1, 2])
+    chart = line_chart({"Anna": same, "Bert": same, "Cilli": plain([0, 0, 1, 3])})
+    anna, bert, cilli = (s.lines[0] for s in chart.series)
+    assert anna != bert
+    ya = [float(p.split(",")[1]) for p in anna.split()]
+    yb = [float(p.split(",")[1]) for p in bert.split()]
+    assert all(b - a == pytest.approx(SPREAD, abs=0.11) for a, b in zip(ya, yb, strict=True))
+    # the first point is shared by all three: they are spread around it, the middle on it
+    yc = [float(p.split(",")[1]) for p in cilli.split()]
+    assert ya[0] < yb[0] < yc[0] and yb[0] == pytest.approx(chart.bottom, abs=0.11)
+    # where a line has a point of its own it is drawn exactly there
+    alone = line_chart({"Cilli": plain([0, 0, 1, 3])}).series[0].lines[0]
+    assert cilli.split()[3] == alone.split()[3]
+    assert chart.series[0].markers != chart.series[1].markers

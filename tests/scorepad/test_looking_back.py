@@ -144,7 +144,7 @@ def test_the_deal_sheet_has_a_row_per_deal_and_marks_the_game_end(anna, logged_i
     assert len(re.findall(r'<tr class="(game-end)?">', page)) == 9  # one row per deal
     assert page.count('<tr class="game-end">') == 1
     assert "Game 1 over — won by Anna" in page
-    assert "<strong>\u221213</strong> ★" in page  # one minus sign (U+2212) everywhere
+    assert "<strong>\u221213</strong><span class=\"star\"> ★</span>" in page  # one minus (U+2212)
     assert "♥ × collapse = ×4" not in page  # never a bare, invented factor
     assert 'role="img"' in page and "<title id=\"session-chart-t\">" in page
     assert page.count('class="boundary"') == 1  # one game boundary (after deal 8)

@@ -295,6 +295,11 @@ MONEY_RULES_TEMPLATE = "scorepad/_money_rules_high_card.html"
 MODES: tuple[str, ...] = ("",)
 
 
+def rules_title(preset: str) -> str:
+    """One set of rules, named like the game."""
+    return TITLE
+
+
 def recorded_message(number: int) -> str:
     return f"High Card deal {number} recorded."
 

@@ -83,6 +83,11 @@ MULI_NAMES = {"salzburg": "Muli", "geiser": "Mulatschak", "murln": "Murler"}
 BID_KEYS = ("1", "2", "3", "4", "muli")
 
 
+def rules_title(preset: str) -> str:
+    """The preset's own name ("Mulatschak (Salzburg)"), never its code."""
+    return PRESETS[preset].title if preset in PRESETS else TITLE
+
+
 def session_rules(session: Session) -> MulatschakRules:
     """The rules frozen into the session when it started (checked once per process and
     set of rules: a deal asks for them twice, and checking ~40 parameters costs more

@@ -43,7 +43,8 @@ def rules_table(form: Any) -> list[dict[str, Any]]:
         {
             "name": name,
             "help": PARAMETER_HELP.get(name, ""),
-            "defaults": [(preset, params[name]) for preset, params in defaults.items()],
+            "defaults": [(PRESETS[preset].title, params[name])
+                         for preset, params in defaults.items()],
             "field": form[f"rule_{name}"],
             "kind": _rule_kind(name),
             "choices": RULE_CHOICES.get(name, ()),

@@ -65,6 +65,7 @@ from .play import (
     normalize,
     replayer,
     rules,
+    rules_title,
     start,
 )
 from .scoreboard import (
@@ -151,6 +152,7 @@ __all__ = [
     "recorded_message",
     "replayer",
     "rules",
+    "rules_title",
     "session_points",
     "settlement_details",
     "sheet_rows",

@@ -109,7 +109,7 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     names = loaded.names
     seats = list(names.by_id.values())
     context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode,
-                               "game_form": FORM_PART}
+                               "game_form": FORM_PART, "counts_games": True}
     if number is not None:
         context["current_loser"] = (post or {}).get("loser")
     if mode == "order":

@@ -20,6 +20,11 @@ NAME = "muller_matz"  # Session.game
 TITLE = "Müller Matz"
 
 
+def rules_title(preset: str) -> str:
+    """One set of rules: the game's name is the rules' name."""
+    return TITLE
+
+
 def rules(preset: str | None, overrides: Mapping[str, object] | None) -> GameRules:
     matz = muller_matz_rules(overrides or {})
     return GameRules(NAME, dict(matz.as_params()), matz.players_min, matz.players_max)

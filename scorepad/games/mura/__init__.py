@@ -75,6 +75,7 @@ from .play import (
     normalize,
     replayer,
     rules,
+    rules_title,
     start,
     zeros_per_mura,
 )
@@ -175,6 +176,7 @@ __all__ = [
     "recorded_message",
     "replayer",
     "rules",
+    "rules_title",
     "session_points",
     "settlement_details",
     "sheet_rows",

@@ -44,6 +44,11 @@ def zeros_per_mura(session: Session) -> int:
 # --- playing ---------------------------------------------------------------------------
 
 
+def rules_title(preset: str) -> str:
+    """One set of rules: the game's name is the rules' name."""
+    return TITLE
+
+
 def rules(preset: str | None, overrides: Mapping[str, object] | None) -> GameRules:
     mura = mura_rules(overrides or {})
     return GameRules(NAME, dict(mura.as_params()), mura.players, mura.players)
