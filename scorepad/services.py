@@ -59,6 +59,7 @@ from .models import (
     Seat,
     Session,
 )
+from .tournaments import tables
 
 __all__ = [  # the domain errors and the loaded session, for the callers' convenience
     "Conflict", "InputError", "InviteGone", "KeyReused", "Loaded", "Names", "NotFound",
@@ -305,12 +306,22 @@ def session_start(
         if chosen is None:
             raise InputError("dealer", "must be one of the seated players", "not_seated")
         first = chosen
+    return session_seat(group=group, game=the_game, preset=frozen.preset,
+                        rules=frozen.params, players=players, dealer=first, money=money,
+                        user=user)
+
+
+def session_seat(*, group: Group, game: games.Game, preset: str, rules: dict[str, Any],
+                 players: Sequence[Player], dealer: Player,
+                 money: tuple[Decimal, str] | None, user: Any) -> Session:
+    """The session's rows once everything is checked (``session_start``; a tournament's
+    tables): the session with its frozen rules, its seats in order and its start state."""
     session = Session.objects.create(
         group=group,
-        game=game,
-        preset=frozen.preset,
-        rules=frozen.params,
-        first_dealer=first,
+        game=game.NAME,
+        preset=preset,
+        rules=rules,
+        first_dealer=dealer,
         stake=money[0] if money else None,
         currency=money[1] if money else "",
         created_by=_user(user),
@@ -318,7 +329,7 @@ def session_start(
     Seat.objects.bulk_create(
         Seat(session=session, player=p, position=i) for i, p in enumerate(players)
     )
-    initial = the_game.start(session, [str(p.pk) for p in players])
+    initial = game.start(session, [str(p.pk) for p in players])
     Session.objects.filter(pk=session.pk).update(state=initial)
     session.state = initial
     versions.know_group(session.pk, group.pk)
@@ -357,6 +368,8 @@ def session_set_status(*, session: Session, status: str) -> Session:
     if status not in Session.Status.values:
         raise InputError("status", "must be open or closed", "not_choice",
                          choices="open, closed")
+    if status == Session.Status.OPEN and tables.in_closed_round(session):
+        raise Conflict("round_closed")
     closed_at = timezone.now() if status == Session.Status.CLOSED else None
     Session.objects.filter(pk=session.pk).update(
         status=status, closed_at=closed_at, version=F("version") + 1
@@ -370,7 +383,17 @@ def session_set_status(*, session: Session, status: str) -> Session:
 
 
 def _user(user: Any) -> Any:
-    return user if getattr(user, "is_authenticated", False) else None
+    """The account behind a change (None: nobody, or a table's phone by its code)."""
+    if not getattr(user, "is_authenticated", False) or getattr(user, "pk", None) is None:
+        return None
+    return user
+
+
+def _check_open_or_table(session: Session, locked: dealwrite.LockedSession) -> None:
+    """Deals of a closed session may not be corrected, except at a tournament's table:
+    its round's end closed it, and the director still corrects it (docs/tournaments.md)."""
+    if locked.table_deals is None:
+        _check_open(session)
 
 
 def _check_open(session: Session) -> None:
@@ -450,6 +473,8 @@ def deal_record(
         expected = locked.next_number
         if number is not None and number != expected:
             raise Conflict("number_taken", number=number, expected=expected)
+        if locked.table_deals is not None:
+            tables.refuse_finished(row_session, locked.table_deals, expected)
         try:
             result, new_state = game.apply(row_session, loaded.seats, row_session.state,
                                            stored)
@@ -514,8 +539,9 @@ def deal_correct(
     game = games.of(loaded.session)
     stored = _checked(loaded, data, version=version)
     with transaction.atomic():
-        row_session = dealwrite.lock(loaded.session.pk).session
-        _check_open(row_session)
+        locked = dealwrite.lock(loaded.session.pk)
+        row_session = locked.session
+        _check_open_or_table(row_session, locked)
         deals = list(row_session.deals.order_by("number"))
         row = next((d for d in deals if d.number == number), None)
         if row is None:
@@ -528,6 +554,8 @@ def deal_correct(
         _save_replay(row_session, replayed, state)
         dealwrite.log(row_session, number, DealEvent.Action.UPDATE, before, row.data,
                       _user(user))
+        if locked.table_deals is not None:
+            tables.after_change(row_session)
         row.refresh_from_db()
         return row
 
@@ -536,8 +564,9 @@ def deal_delete(*, session: Session | Loaded, user: Any, number: int) -> None:
     """Remove deal ``number``; everything after it is replayed; the history keeps it."""
     loaded = Loaded.of(session)
     with transaction.atomic():
-        row_session = dealwrite.lock(loaded.session.pk).session
-        _check_open(row_session)
+        locked = dealwrite.lock(loaded.session.pk)
+        row_session = locked.session
+        _check_open_or_table(row_session, locked)
         deals = list(row_session.deals.order_by("number"))
         row = next((d for d in deals if d.number == number), None)
         if row is None:
@@ -547,6 +576,8 @@ def deal_delete(*, session: Session | Loaded, user: Any, number: int) -> None:
         dealwrite.delete(row)
         _save_replay(row_session, replayed, state)
         dealwrite.log(row_session, number, DealEvent.Action.DELETE, before, None, _user(user))
+        if locked.table_deals is not None:
+            tables.after_change(row_session)
 
 
 def session_replay(*, session: Session | Loaded) -> bool:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from django.conf import settings
 from django.utils.translation import gettext_lazy
 
-from .base import Column, GameRules, Money
+from .base import Column, GameRules, Money, TournamentPlay
 
 if TYPE_CHECKING:
     from django.http import QueryDict
@@ -55,6 +55,7 @@ class Game(Protocol):
     def replayer(self, session: Session, seats: Sequence[str]) -> Replayer: ...
     def finished_game(self, result: Mapping[str, Any]) -> dict[str, Any] | None: ...
     # the game a deal's result ended, as its FinishedGame row keeps it (None: no list)
+    TOURNAMENT: TournamentPlay | None  # how a table plays a tournament round (None: never)
 
     # --- the scoreboard and the money ---
     BALANCES_ALWAYS: bool  # the scoreboard lists balances even without a stake
@@ -150,6 +151,11 @@ def of(session: Session) -> Game:
     return GAMES[session.game]
 
 
+def for_tournaments() -> list[str]:
+    """The games a tournament may play (those with ``TOURNAMENT``)."""
+    return [game.NAME for game in REGISTRY if game.TOURNAMENT is not None]
+
+
 def names() -> list[str]:
     return list(GAMES)
 
@@ -160,4 +166,4 @@ def choices() -> list[tuple[str, str]]:
 
 
 __all__ = ["DEFAULT", "GAMES", "MODULES", "REGISTRY", "Column", "Game", "GameRules", "Money",
-           "choices", "get", "names", "of"]
+           "TournamentPlay", "choices", "for_tournaments", "get", "names", "of"]
