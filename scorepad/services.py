@@ -29,7 +29,7 @@ from referee.money import parse_stake
 from referee.violations import RuleError
 
 from . import dealwrite, games
-from .access import WRITERS
+from .access import WRITERS, is_table, table_role
 from .cache import grants, versions
 from .cache.answers import CACHE_SECONDS
 from .errors import (
@@ -460,7 +460,12 @@ def deal_record(
         loaded = Loaded.of(session)
         stored = _checked(loaded, data, number=number)
     with transaction.atomic():
-        if stored is None:
+        if stored is None and is_table(user):  # a table's phone, by its code
+            locked = dealwrite.lock(int(session))  # type: ignore[arg-type]
+            _check_writer(table_role(user, locked.session.pk))
+            loaded = locked.loaded
+            stored = _checked(loaded, data, number=number)
+        elif stored is None:
             locked = dealwrite.lock(int(session), user)  # type: ignore[arg-type]
             _check_writer(locked.role)
             loaded = locked.loaded

@@ -6,7 +6,17 @@ from django.urls import include, path
 
 from . import pwa
 from .disputes import TOOLS
-from .views import account, corrections, entry, groups, looking_back, project, referee, session
+from .views import (
+    account,
+    corrections,
+    entry,
+    groups,
+    looking_back,
+    project,
+    referee,
+    session,
+    tournaments,
+)
 
 # Every token in a URL is <token:...> (scorepad.ids.TokenConverter, apps.ready): anything
 # else answers 404 before a view or the database sees it.
@@ -58,6 +68,9 @@ pages = [
     path("invitations/<int:invitation_id>/decline", groups.invitation_decline,
          name="invitation_decline"),
     path("join/<token:token>/", groups.join, name="join"),
+    path("screen/<token:token>/", tournaments.screen, name="tournament_screen"),
+    path("screen/<token:token>/board", tournaments.screen_board,
+         name="tournament_screen_board"),
 ]
 
 urlpatterns = [
