@@ -170,6 +170,13 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:tournament_round_close": [("post", {"force": False}, row(401, 404, 403, 409, 409))],
     "api:tournament_ranking": [("get", None, API_MEMBERS)],
     "scorepad:tournament_screen": [("get", None, EVERYONE_200)],
+    "scorepad:tournament_list": [("get", None, PAGE_MEMBERS),
+                                 ("post", {"name": ""}, row(302, 404, 403, 200, 200))],
+    "scorepad:tournament": [("get", None, PAGE_MEMBERS),
+                            ("post", {"action": "register", "name": "{persona}-door"},
+                             PAGE_WRITERS)],
+    "scorepad:tournament_tables": [("get", None, PAGE_MEMBERS)],
+    "scorepad:seating_plan": [("get", None, row(302, 404, 403, 200, 200))],
     "scorepad:tournament_screen_board": [("get", None, EVERYONE_200)],
 }
 #: Django's admin: only staff get in; everybody here is redirected to its login page.
