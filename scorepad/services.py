@@ -58,6 +58,7 @@ from .models import (
     Removal,
     Seat,
     Session,
+    Tournament,
 )
 from .tournaments import tables
 
@@ -131,6 +132,9 @@ def player_rename(*, player: Player, name: str) -> Player:
                 seats__player=player).values_list("pk", "version").distinct())
             versions.forget_names(lambda: Session.objects.filter(
                 seats__player=player).values_list("pk", flat=True))
+            # and so do the rankings of the tournaments they play (docs/tournaments.md)
+            Tournament.objects.filter(entrants__player=player).update(
+                version=F("version") + 1)
     except IntegrityError as e:
         raise InputError("name", "is already on the roster", "name_taken", name=cleaned) from e
     player.name = cleaned

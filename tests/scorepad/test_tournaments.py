@@ -275,3 +275,11 @@ def test_the_tournament_ends_once_no_round_is_open(group, anna):
     assert tour.ranking_json(done, hide=1)["rounds_closed"] == 0
     with pytest.raises(Conflict):
         tour.entrant_register(tournament=done, name="Zora")
+
+
+def test_renaming_a_player_moves_the_rankings_version(group, anna):
+    t = tournament(group, anna, players=4)
+    version = Tournament.objects.get(pk=t.pk).version
+    services.player_rename(player=group.players.get(name="Bert"), name="Berti")
+    assert Tournament.objects.get(pk=t.pk).version == version + 1
+    assert [p["name"] for p in tour.players_of(t)][1] == "Berti"
