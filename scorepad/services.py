@@ -478,12 +478,12 @@ def deal_record(
             locked = dealwrite.lock(loaded.session.pk)
         row_session = locked.session
         game = games.of(row_session)
-        _check_open(row_session)
         expected = locked.next_number
+        if locked.table_deals is not None:  # a finished table says so, its round open or not
+            tables.refuse_finished(row_session, locked.table_deals, expected)
+        _check_open(row_session)
         if number is not None and number != expected:
             raise Conflict("number_taken", number=number, expected=expected)
-        if locked.table_deals is not None:
-            tables.refuse_finished(row_session, locked.table_deals, expected)
         try:
             result, new_state = game.apply(row_session, loaded.seats, row_session.state,
                                            stored)

@@ -164,13 +164,17 @@ def test_a_whole_round_by_the_api_with_table_codes(director, group):
     assert forced.status_code == 200 and forced.json()["status"] == "closed"
     # the code ended with the round
     assert phone.call("get", f"/api/v1/sessions/{one['session']}/").status_code == 401
-    # the director still corrects a closed round's table
+    finished = director.call("post", f"/api/v1/sessions/{one['session']}/deals/",
+                             sweep_by(one["seats"], one["seats"][2]))
+    assert finished.status_code == 422  # a finished table says so, its round closed or not
+    assert finished.json()["violations"][0]["code"] == "table_finished"
+    # the director still corrects a closed round's table (now unfinished: 15, 15, 35, 35)
     fix = director.call("put", f"/api/v1/sessions/{one['session']}/deals/2/",
                         sweep_by(one["seats"], one["seats"][2]))
     assert fix.status_code == 200, fix.content
     new = director.call("post", f"/api/v1/sessions/{one['session']}/deals/",
                         sweep_by(one["seats"], one["seats"][2]))
-    assert new.status_code == 409  # closed to new deals
+    assert new.status_code == 409  # unfinished, but closed to new deals with its round
 
 
 def test_the_ranking_has_an_etag_and_follows_a_correction(director, group):
