@@ -14,7 +14,7 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from .ids import parse_id
-from .models import Group, Membership, Player, Session
+from .models import Group, Membership, Player, Session, Tournament
 
 READ = "read"
 WRITE = "write"
@@ -29,6 +29,44 @@ _ALLOWED = {
 
 #: Roles that record and correct deals.
 WRITERS = frozenset(_ALLOWED[WRITE])
+
+
+class TableUser:
+    """A tournament table's phone, by its code (``Authorization: Table <code>``): it reads
+    and writes that table's session alone, as an editor would, and nothing else; no
+    account stands behind it (docs/tournaments.md, "Table codes")."""
+
+    is_authenticated = True
+    is_anonymous = False
+    is_active = True
+    is_staff = False
+    is_superuser = False
+    pk = None
+    id = None
+    role = Membership.Role.EDITOR
+
+    def __init__(self, table_id: int, session_id: int, number: int, keeper_id: int | None
+                 ) -> None:
+        self.table_id, self.table_session_id = table_id, session_id
+        self.number = number
+        #: The account that made the tournament: a table's Idempotency-Keys are kept
+        #: under it, each named by the table (scorepad.api.idempotency).
+        self.keeper_id = keeper_id
+
+    def get_username(self) -> str:
+        return f"table {self.number}"
+
+    def __str__(self) -> str:
+        return self.get_username()
+
+
+def table_role(user: Any, session_id: int) -> str | None:
+    """A table's phone is an editor of its own session, of no other."""
+    return TableUser.role if user.table_session_id == session_id else None
+
+
+def is_table(user: Any) -> bool:
+    return isinstance(user, TableUser)
 
 
 def _role(user: Any, group_id: int) -> str | None:
@@ -76,6 +114,12 @@ def session_for(user: Any, session_id: object, need: str = READ, *,
     sessions = Session.objects.select_related("group").filter(pk=pk_of(session_id))
     if without_state:
         sessions = sessions.defer("state")
+    if is_table(user):
+        check_role(table_role(user, pk_of(session_id)), need)
+        found = sessions.first()
+        if found is None:
+            raise Http404
+        return found
     if getattr(user, "is_authenticated", False):
         role = Membership.objects.filter(group_id=OuterRef("group_id"), user_id=user.pk)
         sessions = sessions.annotate(asker_role=Subquery(role.values("role")[:1]))
@@ -97,6 +141,12 @@ def poll_for(user: Any, session_id: object, need: str = READ) -> tuple[int, str]
 def poll_row(user: Any, session_id: object, need: str = READ) -> tuple[int, str, int]:
     """poll_for with the session's group id: (version, role, group id), one query."""
     pk = pk_of(session_id)
+    if is_table(user):
+        check_role(table_role(user, pk), need)
+        found = Session.objects.filter(pk=pk).values_list("version", "group_id").first()
+        if found is None:
+            raise Http404
+        return int(found[0]), TableUser.role, int(found[1])
     role = Membership.objects.filter(
         group_id=OuterRef("group_id"), user_id=getattr(user, "pk", None)
     ).values("role")[:1]
@@ -137,3 +187,18 @@ def check_link(user: Any, player: Player, target: Any | None) -> None:
     if target is not None and target.pk == user.pk and player.user_id in (None, user.pk):
         return
     raise PermissionDenied
+
+
+def tournament_for(user: Any, tournament_id: object, need: str = READ) -> Tournament:
+    """The tournament if the user may ``need`` its group (same answers as group_for); a
+    table's phone sees none."""
+    if is_table(user):
+        raise Http404
+    role = Membership.objects.filter(group_id=OuterRef("group_id"),
+                                     user_id=getattr(user, "pk", None))
+    found = (Tournament.objects.select_related("group").filter(pk=pk_of(tournament_id))
+             .annotate(asker_role=Subquery(role.values("role")[:1])).first())
+    if found is None or not getattr(user, "is_authenticated", False):
+        raise Http404
+    check_role(found.asker_role, need)
+    return found

@@ -40,7 +40,18 @@ from django.utils import timezone
 from . import games
 from .errors import Conflict, NotFound
 from .loaded import Loaded, Names
-from .models import Deal, DealEvent, FinishedGame, Membership, Player, Seat, Session
+from .models import (
+    Deal,
+    DealEvent,
+    FinishedGame,
+    Membership,
+    Player,
+    Seat,
+    Session,
+    Tournament,
+    TournamentRound,
+    TournamentTable,
+)
 
 # --- the columns, from the models ----------------------------------------------------------
 
@@ -100,6 +111,9 @@ class LockedSession:
     #: The asking user's role in the session's group; None for a non-member, or when
     #: nobody asked.
     role: str | None = None
+    #: The session is a tournament's table: how many deals end its round (0: the round
+    #: ends with the game only); None: an ordinary session (docs/tournaments.md).
+    table_deals: int | None = None
 
     @property
     def next_number(self) -> int:
@@ -136,8 +150,18 @@ def _locking_read(vendor: str, with_role: bool) -> str:
     return (f"SELECT {columns}, (SELECT d.number FROM {deal} d WHERE d.session_id = s.id "
             "ORDER BY d.number DESC LIMIT 1), "
             f"(SELECT v.version FROM {session} v WHERE v.id = s.id), {_seats_subquery()}, "
-            f"{role} FROM {session} s WHERE s.id = %s"
+            f"{role}, {_table_subquery()} FROM {session} s WHERE s.id = %s"
             + (" FOR UPDATE" if connection.features.has_select_for_update else ""))
+
+
+def _table_subquery() -> str:
+    """A tournament table's deals per round (0: the round ends with the game); NULL for
+    an ordinary session."""
+    table, round_, tournament = (_table(m) for m in (TournamentTable, TournamentRound,
+                                                      Tournament))
+    return (f"(SELECT COALESCE(u.deals_per_round, 0) FROM {table} t JOIN {round_} r ON "
+            f"r.id = t.round_id JOIN {tournament} u ON u.id = r.tournament_id "
+            "WHERE t.session_id = s.id)")
 
 
 def _fields() -> list[Any]:
@@ -170,7 +194,7 @@ def lock(session_id: int, user: Any = None) -> LockedSession:
             row = cursor.fetchone()
             if row is None:
                 raise NotFound("no such session")
-            last, seen, seats, role = row[len(names):]
+            last, seen, seats, role, table_deals = row[len(names):]
             if seen == row[names.index("version")]:
                 break
     values = []
@@ -182,7 +206,8 @@ def lock(session_id: int, user: Any = None) -> LockedSession:
     found = Session.from_db(connection.alias, names, values)
     listed = json.loads(seats) if isinstance(seats, str) else (seats or [])
     seated = Names({str(pid): name for _pos, pid, name in sorted(listed)})
-    return LockedSession(found, seated, last, role)
+    return LockedSession(found, seated, last, role,
+                         None if table_deals is None else int(table_deals))
 
 
 # --- recording a deal ----------------------------------------------------------------------

@@ -99,6 +99,8 @@ VIOLATIONS: dict[str, Any] = {
     "figures_sum": _("The figures add up to {total}; a deal has an even number from 16 to 24."),
     "figures_without_tricks": _("{player} took no trick and cannot have figures."),
     "figures_too_many": _("{player} cannot have {figures} figures with {tricks} tricks."),
+    # a tournament's table (docs/tournaments.md)
+    "table_finished": _("This table has finished its round: no more deals here."),
 }
 
 #: Messages with a count in them: the right plural in every language ("has 1 point").
@@ -173,6 +175,16 @@ CONFLICTS: dict[str, Any] = {
     "session_changed": _("The session was changed on another phone meanwhile; try again."),
     "deal_changed": _("Deal {number} was corrected on another phone meanwhile."),
     "session_closed": _("This session is closed; reopen it to record or correct deals."),
+    # tournaments (docs/tournaments.md)
+    "round_closed": _("Round {number} is closed already."),
+    "round_open": _("Round {number} is still open; close it first."),
+    "all_rounds_drawn": _("All {rounds} rounds are drawn."),
+    "registration_closed": _("Registering is closed: the last round is drawn."),
+    "tournament_finished": _("The tournament is over."),
+    "cannot_seat": _("{players} players cannot be seated at tables of {size} with these "
+                     "rules."),
+    "tables_unfinished": _("These tables are still playing: {tables}. Close the round "
+                           "when they are finished, or force it."),
 }
 
 BEAT_REASONS: dict[str, Any] = {

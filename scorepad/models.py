@@ -359,3 +359,147 @@ class AccessGeneration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} at {self.number}"
+
+
+# --- tournaments (docs/tournaments.md) ------------------------------------------------------
+
+
+class Tournament(models.Model):
+    """A prize evening at several tables: players registered at the door, rounds drawn to
+    tables, every table an ordinary session of the tournament's game and frozen rules,
+    one ranking. A group's owners and editors direct it."""
+
+    class Status(models.TextChoices):
+        REGISTERING = "registering", _("registering")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+
+    class RoundEnds(models.TextChoices):
+        GAME = "game", _("after the game")
+        DEALS = "deals", _("after a number of deals")
+
+    class Scoring(models.TextChoices):
+        PLACEMENT = "placement", _("placement")
+        SCORE = "score", _("score")
+
+    class Draw(models.TextChoices):
+        RANDOM = "random", _("random")
+        SWISS = "swiss", _("swiss")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(_("name"), max_length=80)
+    game = models.CharField(max_length=20, choices=game_choices)
+    preset = models.CharField(max_length=30)
+    #: Every rule parameter, frozen when the tournament is made; each table's session
+    #: gets the same.
+    rules = models.JSONField()
+    #: The fewest and most players the frozen rules seat at a table.
+    seats_fewest = models.PositiveSmallIntegerField()
+    seats_most = models.PositiveSmallIntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    round_ends = models.CharField(max_length=10, choices=RoundEnds.choices)
+    deals_per_round = models.PositiveIntegerField(null=True, blank=True)
+    table_size = models.PositiveSmallIntegerField()
+    scoring = models.CharField(max_length=10, choices=Scoring.choices)
+    draw = models.CharField(max_length=10, choices=Draw.choices)
+    stake = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
+    currency = models.CharField(max_length=3, blank=True, default="")
+    status = models.CharField(max_length=12, choices=Status.choices,
+                              default=Status.REGISTERING)
+    #: How many of the last closed rounds the screen leaves out (a surprise at the
+    #: prize-giving).
+    screen_hides_rounds = models.PositiveSmallIntegerField(default=0)
+    #: The public screen's token (256 bits from ``secrets``).
+    screen_token = models.CharField(max_length=64, unique=True)
+    #: Bumped by every change the ranking or the plan can show: the ranking's ETag.
+    version = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    uid = models.UUIDField(default=uuid.uuid4, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "uid"],
+                                    name="tournament_uid_unique_in_group"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entrant(models.Model):
+    """A registered player of a tournament (a name of the group's roster), with a start
+    number. Withdrawn players keep their results and are not drawn again."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="entrants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField()
+    withdrawn = models.BooleanField(default=False)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"],
+                                    name="one_start_number_per_entrant"),
+            models.UniqueConstraint(fields=["tournament", "player"],
+                                    name="one_entry_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} in {self.tournament_id}"
+
+
+class TournamentRound(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    #: Closed with unfinished tables (each stands as it is).
+    forced = models.BooleanField(default=False)
+    drawn_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"],
+                                    name="one_round_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of {self.tournament_id}"
+
+
+class TournamentTable(models.Model):
+    """One table of a round: an ordinary session, its phone's code, and (once the round
+    is closed) its result, kept so that the ranking never replays a deal."""
+
+    round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE,
+                              related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    session = models.OneToOneField(Session, on_delete=models.CASCADE,
+                                   related_name="tournament_table")
+    #: ``Authorization: Table <code>`` (256 bits from ``secrets``); ends with the round.
+    code = models.CharField(max_length=64, unique=True)
+    #: {"finished": bool, "scores": {player id: "p/q"}} as the table stood when the round
+    #: was closed, and again after every correction since.
+    result = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="one_table_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.number} of {self.round}"

@@ -29,7 +29,7 @@ from referee.money import parse_stake
 from referee.violations import RuleError
 
 from . import dealwrite, games
-from .access import WRITERS
+from .access import WRITERS, is_table, table_role
 from .cache import grants, versions
 from .cache.answers import CACHE_SECONDS
 from .errors import (
@@ -58,7 +58,9 @@ from .models import (
     Removal,
     Seat,
     Session,
+    Tournament,
 )
+from .tournaments import tables
 
 __all__ = [  # the domain errors and the loaded session, for the callers' convenience
     "Conflict", "InputError", "InviteGone", "KeyReused", "Loaded", "Names", "NotFound",
@@ -130,6 +132,9 @@ def player_rename(*, player: Player, name: str) -> Player:
                 seats__player=player).values_list("pk", "version").distinct())
             versions.forget_names(lambda: Session.objects.filter(
                 seats__player=player).values_list("pk", flat=True))
+            # and so do the rankings of the tournaments they play (docs/tournaments.md)
+            Tournament.objects.filter(entrants__player=player).update(
+                version=F("version") + 1)
     except IntegrityError as e:
         raise InputError("name", "is already on the roster", "name_taken", name=cleaned) from e
     player.name = cleaned
@@ -308,12 +313,22 @@ def session_start(
         if chosen is None:
             raise InputError("dealer", "must be one of the seated players", "not_seated")
         first = chosen
+    return session_seat(group=group, game=the_game, preset=frozen.preset,
+                        rules=frozen.params, players=players, dealer=first, money=money,
+                        user=user)
+
+
+def session_seat(*, group: Group, game: games.Game, preset: str, rules: dict[str, Any],
+                 players: Sequence[Player], dealer: Player,
+                 money: tuple[Decimal, str] | None, user: Any) -> Session:
+    """The session's rows once everything is checked (``session_start``; a tournament's
+    tables): the session with its frozen rules, its seats in order and its start state."""
     session = Session.objects.create(
         group=group,
-        game=game,
-        preset=frozen.preset,
-        rules=frozen.params,
-        first_dealer=first,
+        game=game.NAME,
+        preset=preset,
+        rules=rules,
+        first_dealer=dealer,
         stake=money[0] if money else None,
         currency=money[1] if money else "",
         created_by=_user(user),
@@ -321,7 +336,7 @@ def session_start(
     Seat.objects.bulk_create(
         Seat(session=session, player=p, position=i) for i, p in enumerate(players)
     )
-    initial = the_game.start(session, [str(p.pk) for p in players])
+    initial = game.start(session, [str(p.pk) for p in players])
     Session.objects.filter(pk=session.pk).update(state=initial)
     session.state = initial
     versions.know_group(session.pk, group.pk)
@@ -360,6 +375,8 @@ def session_set_status(*, session: Session, status: str) -> Session:
     if status not in Session.Status.values:
         raise InputError("status", "must be open or closed", "not_choice",
                          choices="open, closed")
+    if status == Session.Status.OPEN and tables.in_closed_round(session):
+        raise Conflict("round_closed")
     closed_at = timezone.now() if status == Session.Status.CLOSED else None
     Session.objects.filter(pk=session.pk).update(
         status=status, closed_at=closed_at, version=F("version") + 1
@@ -373,7 +390,17 @@ def session_set_status(*, session: Session, status: str) -> Session:
 
 
 def _user(user: Any) -> Any:
-    return user if getattr(user, "is_authenticated", False) else None
+    """The account behind a change (None: nobody, or a table's phone by its code)."""
+    if not getattr(user, "is_authenticated", False) or getattr(user, "pk", None) is None:
+        return None
+    return user
+
+
+def _check_open_or_table(session: Session, locked: dealwrite.LockedSession) -> None:
+    """Deals of a closed session may not be corrected, except at a tournament's table:
+    its round's end closed it, and the director still corrects it (docs/tournaments.md)."""
+    if locked.table_deals is None:
+        _check_open(session)
 
 
 def _check_open(session: Session) -> None:
@@ -440,7 +467,12 @@ def deal_record(
         loaded = Loaded.of(session)
         stored = _checked(loaded, data, number=number)
     with transaction.atomic():
-        if stored is None:
+        if stored is None and is_table(user):  # a table's phone, by its code
+            locked = dealwrite.lock(int(session))  # type: ignore[arg-type]
+            _check_writer(table_role(user, locked.session.pk))
+            loaded = locked.loaded
+            stored = _checked(loaded, data, number=number)
+        elif stored is None:
             locked = dealwrite.lock(int(session), user)  # type: ignore[arg-type]
             _check_writer(locked.role)
             loaded = locked.loaded
@@ -449,8 +481,10 @@ def deal_record(
             locked = dealwrite.lock(loaded.session.pk)
         row_session = locked.session
         game = games.of(row_session)
-        _check_open(row_session)
         expected = locked.next_number
+        if locked.table_deals is not None:  # a finished table says so, its round open or not
+            tables.refuse_finished(row_session, locked.table_deals, expected)
+        _check_open(row_session)
         if number is not None and number != expected:
             raise Conflict("number_taken", number=number, expected=expected)
         try:
@@ -517,8 +551,9 @@ def deal_correct(
     game = games.of(loaded.session)
     stored = _checked(loaded, data, version=version)
     with transaction.atomic():
-        row_session = dealwrite.lock(loaded.session.pk).session
-        _check_open(row_session)
+        locked = dealwrite.lock(loaded.session.pk)
+        row_session = locked.session
+        _check_open_or_table(row_session, locked)
         deals = list(row_session.deals.order_by("number"))
         row = next((d for d in deals if d.number == number), None)
         if row is None:
@@ -531,6 +566,8 @@ def deal_correct(
         _save_replay(row_session, replayed, state)
         dealwrite.log(row_session, number, DealEvent.Action.UPDATE, before, row.data,
                       _user(user))
+        if locked.table_deals is not None:
+            tables.after_change(row_session)
         row.refresh_from_db()
         return row
 
@@ -539,8 +576,9 @@ def deal_delete(*, session: Session | Loaded, user: Any, number: int) -> None:
     """Remove deal ``number``; everything after it is replayed; the history keeps it."""
     loaded = Loaded.of(session)
     with transaction.atomic():
-        row_session = dealwrite.lock(loaded.session.pk).session
-        _check_open(row_session)
+        locked = dealwrite.lock(loaded.session.pk)
+        row_session = locked.session
+        _check_open_or_table(row_session, locked)
         deals = list(row_session.deals.order_by("number"))
         row = next((d for d in deals if d.number == number), None)
         if row is None:
@@ -550,6 +588,8 @@ def deal_delete(*, session: Session | Loaded, user: Any, number: int) -> None:
         dealwrite.delete(row)
         _save_replay(row_session, replayed, state)
         dealwrite.log(row_session, number, DealEvent.Action.DELETE, before, None, _user(user))
+        if locked.table_deals is not None:
+            tables.after_change(row_session)
 
 
 def session_replay(*, session: Session | Loaded) -> bool:

@@ -239,6 +239,7 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "scorepad.api.negotiation.FormatFirst",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "scorepad.api.auth.CachedTokenAuthentication",
+        "scorepad.api.auth.TableCodeAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -260,6 +261,12 @@ SPECTACULAR_SETTINGS = {
     # A PATCH takes the same shape as its serializer says (SessionPatchIn requires
     # "status"), not one with every field made optional.
     "COMPONENT_SPLIT_PATCH": False,
+    # a tournament's status, and the one a PATCH sets (docs/tournaments.md)
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": ["registering", "playing", "finished"],
+        "TournamentEndEnum": ["finished"],
+        "StatusEnum": ["open", "closed"],
+    },
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "scorepad.api.scorepad_serializers.bodies_required"],
 }

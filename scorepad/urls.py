@@ -6,7 +6,17 @@ from django.urls import include, path
 
 from . import pwa
 from .disputes import tools
-from .views import account, corrections, entry, groups, looking_back, project, referee, session
+from .views import (
+    account,
+    corrections,
+    entry,
+    groups,
+    looking_back,
+    project,
+    referee,
+    session,
+    tournaments,
+)
 
 # Every token in a URL is <token:...> (scorepad.ids.TokenConverter, apps.ready): anything
 # else answers 404 before a view or the database sees it.
@@ -58,6 +68,16 @@ pages = [
     path("invitations/<int:invitation_id>/decline", groups.invitation_decline,
          name="invitation_decline"),
     path("join/<token:token>/", groups.join, name="join"),
+    path("groups/<int:group_id>/tournaments/", tournaments.tournament_list,
+         name="tournament_list"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament_page, name="tournament"),
+    path("tournaments/<int:tournament_id>/tables", tournaments.tournament_tables,
+         name="tournament_tables"),
+    path("tournaments/<int:tournament_id>/rounds/<int:number>/plan", tournaments.seating_plan,
+         name="seating_plan"),
+    path("screen/<token:token>/", tournaments.screen, name="tournament_screen"),
+    path("screen/<token:token>/board", tournaments.screen_board,
+         name="tournament_screen_board"),
 ]
 
 urlpatterns = [

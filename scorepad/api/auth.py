@@ -1,11 +1,20 @@
-"""Token authentication that costs no query in the common case (scorepad.cache.logins)."""
+"""Token authentication that costs no query in the common case (scorepad.cache.logins),
+and a tournament table's code."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.authentication import TokenAuthentication
+from django.utils.translation import gettext as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import exceptions
+from rest_framework.authentication import (
+    BaseAuthentication,
+    TokenAuthentication,
+    get_authorization_header,
+)
 
+from scorepad.access import TableUser
 from scorepad.cache import logins
 from scorepad.ids import parse_id
 
@@ -36,3 +45,65 @@ class CachedTokenAuthentication(TokenAuthentication):
         logins.remember_token(key, user, token, lambda: model.objects.filter(
             key=key, user__is_active=True, user__password=user.password).exists())
         return user, token
+
+
+#: What a table's phone may do with its code: its own session's page of the API, read,
+#: record and correct (docs/tournaments.md, "Table codes"); URL name → methods.
+TABLE_MAY = {
+    "api:session_detail": {"GET", "HEAD"},
+    "api:deals": {"GET", "HEAD", "POST"},
+    "api:deal_detail": {"GET", "HEAD", "PUT", "DELETE"},
+    "api:scoreboard": {"GET", "HEAD"},
+    "api:history": {"GET", "HEAD"},
+    "api:settlement": {"GET", "HEAD"},
+}
+
+
+class TableCodeAuthentication(BaseAuthentication):
+    """``Authorization: Table <code>``: a tournament table's phone, without an account, on
+    that table's session alone while its round is open; anything else with a code is
+    refused (401)."""
+
+    keyword = "Table"
+
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        header = get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed(_("Invalid table code header."))
+        try:
+            code = header[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed(_("Invalid table code.")) from None
+        from scorepad.tournaments.services import table_by_code
+
+        table = table_by_code(code)
+        if table is None:
+            raise exceptions.AuthenticationFailed(_("This table code is unknown or has "
+                                                    "ended with its round."))
+        match = getattr(request._request, "resolver_match", None)
+        name = match.view_name if match is not None else ""
+        kwargs = (match.kwargs if match is not None else {}) or {}
+        if (request.method not in TABLE_MAY.get(name, set())
+                or parse_id(kwargs.get("session_id")) != table.session_id):
+            raise exceptions.AuthenticationFailed(_("A table code opens its own table's "
+                                                    "session only."))
+        user = TableUser(table.pk, table.session_id, table.number,
+                         table.round.tournament.created_by_id)
+        return user, code
+
+    def authenticate_header(self, request: Any) -> str:
+        return self.keyword
+
+
+class TableCodeScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """The table code in the schema: ``Authorization: Table <code>``."""
+
+    target_class = TableCodeAuthentication
+    name = "tableCode"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        return {"type": "apiKey", "in": "header", "name": "Authorization",
+                "description": "A tournament table's phone: `Table <code>` (the table's "
+                               "session only, while its round is open)"}

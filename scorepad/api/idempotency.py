@@ -5,10 +5,12 @@ The answers are kept by ``scorepad.idempotency``; this is how the API asks it.""
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
@@ -16,6 +18,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from scorepad.access import is_table
 from scorepad.errors import KeyReused
 from scorepad.idempotency import MAX_KEY, Answer, fingerprint, once
 
@@ -64,8 +67,14 @@ def respond_once(request: Request, body: object, run: Callable[[], Response], *,
                       owner=owner(response) if anonymous and owner else None)
 
     print_ = fingerprint(request.method, request.path, body)
+    who = None if anonymous else request.user
+    if is_table(who):  # a table's phone: its keys, named by the table, kept under the
+        if who.keeper_id is None:  # account that made the tournament
+            return run()
+        key = f"table{who.table_id}:" + hashlib.sha256((key or sent).encode()).hexdigest()
+        who = get_user_model()(pk=who.keeper_id)
     try:
-        first = once(user=None if anonymous else request.user, key=key or sent,
+        first = once(user=who, key=key or sent,
                      print_=print_, run=answer, verify=verify)
     except KeyReused:
         return reused()

@@ -4,7 +4,14 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import account_views, group_views, referee_views, session_views, stats_views
+from . import (
+    account_views,
+    group_views,
+    referee_views,
+    session_views,
+    stats_views,
+    tournament_views,
+)
 from . import import_export_views as ex
 
 app_name = "api"
@@ -57,4 +64,15 @@ urlpatterns = [
     path("groups/<int:group_id>/export", ex.group_export, name="group_export"),
     path("groups/<int:group_id>/import", ex.group_import, name="group_import"),
     path("watch/<token:token>/scoreboard", session_views.watch_scoreboard, name="watch_scoreboard"),
+    path("tournaments/", tournament_views.tournaments, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", tournament_views.tournament_detail,
+         name="tournament_detail"),
+    path("tournaments/<int:tournament_id>/players/", tournament_views.players,
+         name="tournament_players"),
+    path("tournaments/<int:tournament_id>/rounds/", tournament_views.rounds,
+         name="tournament_rounds"),
+    path("tournaments/<int:tournament_id>/rounds/<int:number>/close",
+         tournament_views.round_close, name="tournament_round_close"),
+    path("tournaments/<int:tournament_id>/ranking", tournament_views.ranking,
+         name="tournament_ranking"),
 ]

@@ -505,6 +505,9 @@ def member(user: Any, session_id: int, read: Callable[[], tuple[int, str, int]],
     database (it raises 404/403), then cached under the generations read before it. The
     first time a process meets the session it does not know its group yet: it reads once
     more, under the generations."""
+    if getattr(user, "table_session_id", None) is not None:  # a table's phone: no account
+        version, role, _group = read()
+        return version, role
     found = check_member(user, session_id, ahead)
     if found is not None:
         return found

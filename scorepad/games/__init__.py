@@ -24,7 +24,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 from django.utils.translation import gettext_lazy
 
-from .base import Column, GameRules, Money
+from .base import Column, GameRules, Money, TournamentPlay
 
 if TYPE_CHECKING:
     from django.http import QueryDict
@@ -59,6 +59,7 @@ class Play(Protocol):
     def replayer(self, session: Session, seats: Sequence[str]) -> Replayer: ...
     def finished_game(self, result: Mapping[str, Any]) -> dict[str, Any] | None: ...
     # the game a deal's result ended, as its FinishedGame row keeps it (None: no list)
+    TOURNAMENT: TournamentPlay | None  # how a table plays a tournament round (None: never)
 
 
 class Board(Protocol):
@@ -251,6 +252,11 @@ def of(session: Session) -> Game:
     return get(session.game)
 
 
+def for_tournaments() -> list[str]:
+    """The games a tournament may play (those with ``TOURNAMENT``)."""
+    return [game.NAME for game in registered() if game.TOURNAMENT is not None]
+
+
 def names() -> list[str]:
     return list(_registry().by_name)
 
@@ -261,5 +267,6 @@ def choices() -> list[tuple[str, str]]:
 
 
 __all__ = ["PARTS", "Api", "Board", "Column", "Forms", "Game", "GameRules", "LookingBack",
-           "Money", "Pages", "Play", "choices", "default", "derived", "get",
-           "modules", "names", "of", "registered", "reload", "when_changed"]
+           "Money", "Pages", "Play", "TournamentPlay", "choices", "default", "derived",
+           "for_tournaments", "get", "modules", "names", "of", "registered", "reload",
+           "when_changed"]

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from referee import tally
@@ -159,3 +160,26 @@ def stepped_count(counts: dict[str, int | None], player: str, delta: int,
         counts[player] = current + 1
     elif delta < 0 and current > 0:
         counts[player] = current - 1
+
+
+@dataclass(frozen=True)
+class TournamentPlay:
+    """How a game's table plays a round of a tournament (docs/tournaments.md): whether a
+    round may end with the table's first game, and a player's round score (higher is
+    better, exact) from a deal's stored result or from the running state. A game without
+    one (``TOURNAMENT = None``) is not offered for tournaments."""
+
+    #: A round may end when the table's first game ends (``round_ends: "game"``).
+    ends_with_game: bool
+    #: The deal (its stored result) ended a game.
+    game_ended: Callable[[Mapping[str, Any]], bool]
+    #: The running state has seen a game end.
+    state_ended: Callable[[Mapping[str, Any]], bool]
+    #: The deals recorded, by the running state.
+    deals: Callable[[Mapping[str, Any]], int]
+    #: Each seated player's round score after a deal (its stored result; None: before the
+    #: first deal), by player id.
+    score_after: Callable[[Session, Sequence[str], Mapping[str, Any] | None],
+                          dict[str, Fraction]]
+    #: Each seated player's round score by the running state, by player id.
+    score_now: Callable[[Session, Sequence[str], Mapping[str, Any]], dict[str, Fraction]]

@@ -157,6 +157,27 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:session_import": [("post", "import", row(401, 404, 403, 201, 201))],
     # the group has a session already: writers get past the access check to the 409
     "api:group_import": [("post", "group_file", row(401, 404, 403, 409, 409))],
+    # tournaments: the world's has round 1 open, its tables unfinished (writers get past
+    # the access check to the 409); the screen is public
+    "api:tournaments": [("get", None, API_LOGGED_IN),
+                        ("post", "tournament", row(401, 404, 403, 201, 201))],
+    "api:tournament_detail": [("get", None, API_MEMBERS),
+                              ("patch", {"screen_hides_rounds": 0},
+                               row(401, 404, 403, 200, 200))],
+    "api:tournament_players": [("get", None, API_MEMBERS),
+                               ("post", {"name": "{persona}-t"}, row(401, 404, 403, 201, 201))],
+    "api:tournament_rounds": [("post", None, row(401, 404, 403, 409, 409))],
+    "api:tournament_round_close": [("post", {"force": False}, row(401, 404, 403, 409, 409))],
+    "api:tournament_ranking": [("get", None, API_MEMBERS)],
+    "scorepad:tournament_screen": [("get", None, EVERYONE_200)],
+    "scorepad:tournament_list": [("get", None, PAGE_MEMBERS),
+                                 ("post", {"name": ""}, row(302, 404, 403, 200, 200))],
+    "scorepad:tournament": [("get", None, PAGE_MEMBERS),
+                            ("post", {"action": "register", "name": "{persona}-door"},
+                             PAGE_WRITERS)],
+    "scorepad:tournament_tables": [("get", None, PAGE_MEMBERS)],
+    "scorepad:seating_plan": [("get", None, row(302, 404, 403, 200, 200))],
+    "scorepad:tournament_screen_board": [("get", None, EVERYONE_200)],
 }
 #: Django's admin: only staff get in; everybody here is redirected to its login page.
 ADMIN = row(302, 302, 302, 302, 302)
@@ -217,8 +238,13 @@ def world() -> dict[str, Any]:
     token = services.watch_link_create(session=session)
     invite = services.invite_create(group=group, user=owner, role="viewer")
     anna = group.players.get(name="Anna")
+    from .tournament_play import drawn, tournament
+
+    contest = tournament(group, owner, players=4)
+    drawn(contest, owner)
     return {"people": people, "group": group, "session": session, "token": token,
-            "invite": invite, "player": anna, "invitation": invitation}
+            "invite": invite, "player": anna, "invitation": invitation,
+            "tournament": contest}
 
 
 def url_of(name: str, w: dict[str, Any]) -> str:
@@ -226,11 +252,14 @@ def url_of(name: str, w: dict[str, Any]) -> str:
     pattern = next(p for p in _patterns() if p[0] == name)[1]
     for key, value in (("group_id", w["group"].pk), ("session_id", w["session"].pk),
                        ("number", 1), ("player_id", w["player"].pk),
-                       ("invitation_id", w["invitation"].pk)):
+                       ("invitation_id", w["invitation"].pk),
+                       ("tournament_id", w["tournament"].pk)):
         if f"<int:{key}>" in pattern:
             kwargs[key] = value
     if "<token:token>" in pattern:
-        kwargs["token"] = w["invite"].token if name == "scorepad:join" else w["token"]
+        kwargs["token"] = (w["invite"].token if name == "scorepad:join"
+                           else w["tournament"].screen_token if "tournament" in name
+                           else w["token"])
     if "<uidb64>/<token>" in pattern:  # a reset link that does not work
         kwargs |= {"uidb64": "MQ", "token": "set-password"}
     return reverse(name, kwargs=kwargs)
@@ -271,6 +300,10 @@ def body_for(name: str, body: Any, persona: str, w: dict[str, Any]) -> Any:
         from scorepad import import_export
 
         return import_export.group_export(w["group"])
+    if body == "tournament":
+        return {"group": w["group"].pk, "name": "T", "game": w["tournament"].game,
+                "rounds": 1, "round_ends": "deals", "deals_per_round": 2, "table_size": 4,
+                "scoring": "score", "draw": "random"}
     if body == "session":
         return {"group": w["group"].pk, "seats": ["Anna", "Bert"], "rules": "salzburg"}
     if isinstance(body, str):

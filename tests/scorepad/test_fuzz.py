@@ -9,7 +9,7 @@ import schemathesis
 from .schemafuzz import fuzz_each
 
 REFEREE = r"^/api/v1/(rules|referee/)"
-SCOREPAD = r"^/api/v1/(groups|sessions|players|me|invitations)/"
+SCOREPAD = r"^/api/v1/(groups|sessions|players|me|invitations|tournaments)/"
 ACCOUNTS_AND_WATCH = r"^/api/v1/(auth|watch)/"
 COVERED = (REFEREE, SCOREPAD, ACCOUNTS_AND_WATCH)
 
@@ -82,6 +82,9 @@ def token(db):
     services.member_add(group=group_with(other, "Elsewhere"), user=owner, role="viewer",
                         by=other)  # an invitation of the fuzzer's to answer
     services.member_add(group=session.group, user=other, role="viewer", by=owner)
+    from .tournament_play import drawn, tournament
+
+    drawn(tournament(session.group, owner, players=5), owner)  # a tournament, a round open
     return Token.objects.create(user=owner).key
 
 

@@ -48,6 +48,8 @@ DOMAIN_400 = {
     ("POST", "/api/v1/groups/{group_id}/members/", "username"): "no such account",
     ("DELETE", "/api/v1/groups/{group_id}/members/", "username"): "no such member",
     ("POST", "/api/v1/groups/{group_id}/players/", "name"): "already on the roster",
+    ("POST", "/api/v1/tournaments/{tournament_id}/players/", "name"): "already registered",
+    ("DELETE", "/api/v1/tournaments/{tournament_id}/players/", "name"): "not registered",
     ("PATCH", "/api/v1/groups/{group_id}/players/{player_id}/", "name"):
         "already on the roster",
     ("PATCH", "/api/v1/groups/{group_id}/players/{player_id}/", "user"):
@@ -81,6 +83,12 @@ KNOWN_GAPS = {
                             ("PUT", "/api/v1/sessions/{session_id}/deals/{number}/"),
                             ("POST", "/api/v1/referee/mura/deal"))},
     ("POST", "/api/v1/sessions/", "dealer"): "one of the seats (a value and a list compared)",
+    ("POST", "/api/v1/tournaments/", "table_size"):
+        "within the frozen rules' players_min and players_max (two fields compared)",
+    ("POST", "/api/v1/tournaments/", "rules.overrides.players_*"):
+        "players_min at most players_max, and cards enough for players_max (two fields)",
+    ("PATCH", "/api/v1/tournaments/{tournament_id}/", "screen_hides_rounds"):
+        "at most the tournament's rounds (a stored value compared)",
     ("POST", "/api/v1/sessions/", "seats"):
         "no name twice, capitals and compatibility forms aside (Unicode caseless matching)",
     ("POST", "/api/v1/referee/muller-matz/pile", "hands*"):
@@ -148,9 +156,14 @@ def world(db: Any) -> dict[str, Any]:
         names = services.Names.of(session)
         services.deal_record(session=session, user=owner, data=names.deal_ids(deals[game]))
         sessions[game] = session
+    from .tournament_play import drawn, tournament
+
+    contest = tournament(group, owner, players=5)
+    drawn(contest, owner)
     return {"owner": owner, "group": group, "sessions": sessions,
             "player": group.players.order_by("pk").first(),
-            "watch": services.watch_link_create(session=sessions["mulatschak"])}
+            "watch": services.watch_link_create(session=sessions["mulatschak"]),
+            "tournament": contest}
 
 
 @pytest.fixture(autouse=True)
@@ -189,7 +202,8 @@ def _real_ids(case: Any, world: dict[str, Any], published: dict[str, Any]) -> No
     params = case.path_parameters or {}
     session = world["sessions"][_game_of(case, published)]
     real = {"group_id": world["group"].pk, "player_id": world["player"].pk,
-            "session_id": session.pk, "number": 1, "token": world["watch"]}
+            "session_id": session.pk, "number": 1, "token": world["watch"],
+            "tournament_id": world["tournament"].pk}
     case.path_parameters = {name: real.get(name, value) for name, value in params.items()}
 
 

@@ -306,11 +306,53 @@ def test_every_answer_of_every_endpoint_is_what_the_schema_says(schema):
     for game in GAMES:
         play_a_session(api, member, other, game)
     ask_the_referee(api)
+    run_a_tournament(api, member, other)
     change_the_password(schema)
     offered = {(method, path) for path, operations in schema["paths"].items()
                for method in operations if "/schema/" not in path}
     missing = offered - SEEN
     assert not missing, f"not exercised: {sorted(missing)}"
+
+
+def run_a_tournament(api: Checked, member: Checked, other: Checked) -> None:
+    """A tournament of two tables through every endpoint, a table's phone included."""
+    from scorepad import games
+
+    g = api.call("post", "/api/v1/groups/", {"name": "Preis-Abend"}, status=201).json()["id"]
+    game = [n for n in games.for_tournaments() if games.get(n).TOURNAMENT.ends_with_game][0]
+    body = {"group": g, "name": "Preis-Abend", "game": game, "rules": "geiser", "rounds": 2,
+            "round_ends": "deals", "deals_per_round": 1, "table_size": 4,
+            "scoring": "placement", "draw": "swiss", "stake": "0.50", "currency": "EUR"}
+    tid = api.call("post", "/api/v1/tournaments/", body, status=201).json()["id"]
+    api.call("post", "/api/v1/tournaments/", {**body, "rounds": 0}, status=400)
+    api.call("get", "/api/v1/tournaments/")
+    base = f"/api/v1/tournaments/{tid}"
+    for name in ("Anna", "Bert", "Cilli", "Dominik", "Erna", "Franz", "Gerti", "Hans"):
+        api.call("post", f"{base}/players/", {"name": name}, status=201)
+    api.call("post", f"{base}/players/", {"name": "anna"}, status=400)
+    api.call("delete", f"{base}/players/", {"name": "Hans"})
+    api.call("post", f"{base}/players/", {"name": "Ida"}, status=201)
+    api.call("get", f"{base}/players/")
+    other.call("get", f"{base}/", status=404)
+    drawn = api.call("post", f"{base}/rounds/", status=201).json()
+    api.call("post", f"{base}/rounds/", status=409)
+    api.call("post", f"{base}/rounds/1/close", {"force": False}, status=409)
+    api.call("post", f"{base}/rounds/9/close", {"force": False}, status=404)
+    table = drawn["tables"][0]
+    phone = {"HTTP_AUTHORIZATION": f"Table {table['table_code']}"}
+    api.call("get", f"/api/v1/sessions/{table['session']}/scoreboard", **phone)
+    api.call("post", f"/api/v1/sessions/{table['session']}/deals/", {"kind": "passed"},
+             status=201, **phone)
+    api.call("post", f"/api/v1/sessions/{table['session']}/deals/", {"kind": "passed"},
+             status=422, **phone)
+    api.call("get", f"{base}/")
+    other.call("get", f"{base}/ranking", status=404)
+    api.call("patch", f"{base}/", {"status": "finished"}, status=409)
+    api.call("post", f"{base}/rounds/1/close", {"force": True})
+    first = api.call("get", f"{base}/ranking")
+    api.call("get", f"{base}/ranking", status=304, HTTP_IF_NONE_MATCH=first["ETag"])
+    api.call("patch", f"{base}/", {"screen_hides_rounds": 1})
+    api.call("patch", f"{base}/", {"status": "finished"})
 
 
 def change_the_password(schema: dict[str, Any]) -> None:

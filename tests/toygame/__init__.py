@@ -35,6 +35,7 @@ from scorepad.messages import violation_message
 
 NAME = "high_card"  # Session.game
 TITLE = "High Card"
+TOURNAMENT = None  # no tournaments of High Card
 FEWEST, MOST = 2, 6
 
 

@@ -63,6 +63,7 @@ from ..base import (
     Column,
     GameRules,
     Money,
+    TournamentPlay,
     inferred,
     rate,
     stake_of,
@@ -378,6 +379,27 @@ class Replayer:
 
 def replayer(session: Session, seats: Sequence[str]) -> Replayer:
     return Replayer(session, seats)
+
+
+# --- tournaments (docs/tournaments.md) ------------------------------------------------------
+
+
+def _round_scores(session: Session, seats: Sequence[str],
+                  scores: Mapping[str, Any] | None) -> dict[str, Fraction]:
+    """A round's score: the start score minus the player's score (higher is better)."""
+    start = int(session_rules(session).start_score)
+    return {p: Fraction(start - int((scores or {}).get(p, start))) for p in seats}
+
+
+TOURNAMENT = TournamentPlay(
+    ends_with_game=True,
+    game_ended=lambda result: bool(result.get("game_over")),
+    state_ended=lambda state: int(state.get("games_total", 0)) >= 1,
+    deals=lambda state: int(state.get("deals", 0)),
+    score_after=lambda session, seats, result: _round_scores(
+        session, seats, None if result is None else result.get("scores_after")),
+    score_now=lambda session, seats, state: _round_scores(session, seats, state.get("scores")),
+)
 
 
 def preview(loaded: Loaded, data: Mapping[str, Any], number: int | None = None) -> DealResult:

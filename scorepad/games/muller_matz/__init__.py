@@ -59,6 +59,7 @@ from .looking_back import (
 from .play import (
     NAME,
     TITLE,
+    TOURNAMENT,
     apply,
     finished_game,
     kind,
@@ -128,6 +129,7 @@ __all__ = [
     "STATS_KEY",
     "SUMMARY_TEMPLATE",
     "TITLE",
+    "TOURNAMENT",
     "again_rules",
     "apply",
     "board",

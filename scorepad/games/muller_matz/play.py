@@ -64,3 +64,7 @@ def finished_game(result: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def replayer(session: Session, seats: Sequence[str]) -> JsonReplayer:
     return JsonReplayer(apply, session, seats, start(session, seats))
+
+
+#: Not played as a tournament (docs/tournaments.md).
+TOURNAMENT = None

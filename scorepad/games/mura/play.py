@@ -4,6 +4,7 @@ through the referee."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from referee import tally
@@ -16,6 +17,7 @@ from ...fields import (
 from ..base import (
     GameRules,
     JsonReplayer,
+    TournamentPlay,
     tallied,
 )
 
@@ -101,3 +103,28 @@ def finished_game(result: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def replayer(session: Session, seats: Sequence[str]) -> JsonReplayer:
     return JsonReplayer(apply, session, seats, start(session, seats))
+
+
+# --- tournaments (docs/tournaments.md) ------------------------------------------------------
+
+
+def _round_scores(session: Session, seats: Sequence[str], mura: Mapping[str, Any],
+                  zeros: Mapping[str, Any]) -> dict[str, Fraction]:
+    """A round's score: minus the penalty points, mura + zeros ÷ ``zeros_per_mura``."""
+    per = zeros_per_mura(session)
+    return {p: -(Fraction(int(mura.get(p, 0))) + Fraction(int(zeros.get(p, 0)), per))
+            for p in seats}
+
+
+#: Mura knows no end of a game: a round ends after ``deals_per_round`` deals.
+TOURNAMENT = TournamentPlay(
+    ends_with_game=False,
+    game_ended=lambda result: False,
+    state_ended=lambda state: False,
+    deals=lambda state: int(state.get("deals", 0)),
+    score_after=lambda session, seats, result: _round_scores(
+        session, seats, (result or {}).get("mura_after") or {},
+        (result or {}).get("zeros_after") or {}),
+    score_now=lambda session, seats, state: _round_scores(
+        session, seats, state.get("mura") or {}, state.get("zeros") or {}),
+)

@@ -1,0 +1,238 @@
+"""Tournaments (docs/tournaments.md): thin adapters, access checks in scorepad.access,
+every change through scorepad.tournaments.services. A group's owners and editors direct a
+tournament; its members read it; the screen is public (a page, scorepad.views.tournaments).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db.models import OuterRef, Subquery
+from django.http import Http404
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scorepad import services
+from scorepad.access import READ, WRITE, WRITERS, group_for, tournament_for, visible_groups
+from scorepad.cache.answers import polled
+from scorepad.errors import Conflict, NotFound
+from scorepad.messages import conflict_message
+from scorepad.models import Membership, Tournament, TournamentRound
+from scorepad.tournaments import services as tour
+from scorepad.tournaments.ranking import two_places
+
+from . import tournament_serializers as ts
+from .errors import invalid
+from .idempotency import HEADER as IDEMPOTENCY
+from .idempotency import idempotent
+
+
+def screen_url(request: Request, tournament: Tournament) -> str:
+    return request.build_absolute_uri(
+        reverse("scorepad:tournament_screen", kwargs={"token": tournament.screen_token}))
+
+
+def round_out(tournament: Tournament, the_round: TournamentRound, director: bool
+              ) -> dict[str, Any]:
+    tables = []
+    for live in tour.live_tables(tournament, the_round):
+        open_round = the_round.status == TournamentRound.Status.OPEN
+        tables.append({
+            "table": live.table.number, "session": live.table.session_id,
+            "seats": live.seats, "dealer": live.dealer,
+            "table_code": live.table.code if director and open_round else None,
+            "deals": live.deals, "finished": live.finished,
+            "scores": {name: two_places(v) for name, v in live.scores.items()},
+        })
+    return {"number": the_round.number, "status": the_round.status,
+            "forced": the_round.forced, "tables": tables}
+
+
+def tournament_out(request: Request, tournament: Tournament, role: str | None
+                   ) -> dict[str, Any]:
+    director = role in WRITERS
+    return ts.TournamentOut({
+        "id": tournament.pk, "group": tournament.group_id, "name": tournament.name,
+        "game": tournament.game, "preset": tournament.preset, "rules": tournament.rules,
+        "rounds_total": tournament.rounds, "round_ends": tournament.round_ends,
+        "deals_per_round": tournament.deals_per_round, "table_size": tournament.table_size,
+        "scoring": tournament.scoring, "draw": tournament.draw,
+        "stake": None if tournament.stake is None else str(tournament.stake.normalize()),
+        "currency": tournament.currency or None, "status": tournament.status,
+        "screen_url": screen_url(request, tournament),
+        "screen_hides_rounds": tournament.screen_hides_rounds,
+        "players": tour.players_of(tournament),
+        "rounds": [round_out(tournament, r, director)
+                   for r in tournament.round_set.order_by("number")],
+    }).data
+
+
+def _conflict(error: Conflict, **extra: Any) -> Response:
+    body = {"detail": conflict_message(error.reason, **error.params), "reason": error.reason,
+            **extra}
+    return Response(ts.TournamentConflictOut(body).data, status=409)
+
+
+# --- tournaments ---------------------------------------------------------------------------
+
+
+@extend_schema(methods=["GET"], responses={200: ts.TournamentOut(many=True), **ts.ERRORS},
+               summary="Tournaments of your groups (the newest 100)")
+@extend_schema(methods=["POST"], parameters=[IDEMPOTENCY], request=ts.TournamentIn,
+               responses={201: ts.TournamentOut, **ts.ERRORS},
+               summary="Make a tournament: rules frozen, rounds, table size, scoring, draw")
+@api_view(["GET", "POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def tournaments(request: Request) -> Response:
+    if request.method == "GET":
+        role = Membership.objects.filter(group_id=OuterRef("group_id"), user_id=request.user.pk)
+        rows = (Tournament.objects.filter(group__in=visible_groups(request.user))
+                .annotate(asker_role=Subquery(role.values("role")[:1]))[:100])
+        return Response([tournament_out(request, t, t.asker_role) for t in rows])
+    data = ts.TournamentIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    v = data.validated_data
+    group = group_for(request.user, v["group"], WRITE)
+    preset, overrides = v["rules"] if isinstance(v.get("rules"), tuple) else (None, None)
+    try:
+        made = tour.tournament_create(
+            group=group, user=request.user, name=v["name"], game=v["game"], preset=preset,
+            overrides=overrides, rounds=v["rounds"], round_ends=v["round_ends"],
+            deals_per_round=v.get("deals_per_round"), table_size=v["table_size"],
+            scoring=v["scoring"], draw=v["draw"], stake=v.get("stake"),
+            currency=v.get("currency"))
+    except services.InputError as e:
+        raise invalid(e) from e
+    return Response(tournament_out(request, made, Membership.Role.OWNER), status=201)
+
+
+@extend_schema(methods=["GET"], responses={200: ts.TournamentOut, **ts.ERRORS},
+               summary="One tournament: its players and its rounds with their tables")
+@extend_schema(methods=["PATCH"], parameters=[IDEMPOTENCY], request=ts.TournamentPatchIn,
+               responses={200: ts.TournamentOut, **ts.ERRORS, **ts.CONFLICT},
+               summary='End it ({"status": "finished"}), hide the last rounds from the '
+                       'screen, or rename it')
+@api_view(["GET", "PATCH"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def tournament_detail(request: Request, tournament_id: int) -> Response:
+    if request.method == "GET":
+        found = tournament_for(request.user, tournament_id, READ)
+        return Response(tournament_out(request, found, found.asker_role))
+    found = tournament_for(request.user, tournament_id, WRITE)
+    data = ts.TournamentPatchIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    v = data.validated_data
+    try:
+        changed = tour.tournament_change(tournament=found, status=v.get("status"),
+                                         screen_hides_rounds=v.get("screen_hides_rounds"),
+                                         name=v.get("name"))
+    except services.InputError as e:
+        raise invalid(e) from e
+    except Conflict as e:
+        return _conflict(e)
+    return Response(tournament_out(request, changed, found.asker_role))
+
+
+@extend_schema(methods=["GET"], responses={200: ts.EntrantOut(many=True), **ts.ERRORS},
+               summary="The registered players, by start number (withdrawn ones too)")
+@extend_schema(methods=["POST"], parameters=[IDEMPOTENCY], request=ts.EntrantIn,
+               responses={201: ts.EntrantOut, **ts.ERRORS, **ts.CONFLICT},
+               summary="Register a player (the next start number); open until the last "
+                       "round is drawn")
+@extend_schema(methods=["DELETE"], parameters=[IDEMPOTENCY], request=ts.EntrantIn,
+               responses={200: ts.EntrantOut, **ts.ERRORS},
+               summary="Withdraw a player: their results stay, they are not drawn again")
+@api_view(["GET", "POST", "DELETE"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def players(request: Request, tournament_id: int) -> Response:
+    if request.method == "GET":
+        return Response(tour.players_of(tournament_for(request.user, tournament_id, READ)))
+    found = tournament_for(request.user, tournament_id, WRITE)
+    data = ts.EntrantIn(data=request.data)
+    data.is_valid(raise_exception=True)
+    name = data.validated_data["name"]
+    try:
+        if request.method == "POST":
+            entrant = tour.entrant_register(tournament=found, name=name)
+        else:
+            entrant = tour.entrant_withdraw(tournament=found, name=name)
+    except services.InputError as e:
+        raise invalid(e) from e
+    except Conflict as e:
+        return _conflict(e)
+    body = ts.EntrantOut({"name": entrant.player.name, "number": entrant.number,
+                          "withdrawn": entrant.withdrawn}).data
+    return Response(body, status=201 if request.method == "POST" else 200)
+
+
+@extend_schema(methods=["POST"], parameters=[IDEMPOTENCY], request=None,
+               responses={201: ts.RoundOut, **ts.ERRORS, **ts.CONFLICT},
+               summary="Draw the next round: every registered, not withdrawn player at a "
+                       "table")
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def rounds(request: Request, tournament_id: int) -> Response:
+    found = tournament_for(request.user, tournament_id, WRITE)
+    try:
+        drawn = tour.round_draw(tournament=found, user=request.user)
+    except Conflict as e:
+        return _conflict(e)
+    found.refresh_from_db()
+    return Response(ts.RoundOut(round_out(found, drawn, True)).data, status=201)
+
+
+@extend_schema(methods=["POST"], parameters=[IDEMPOTENCY], request=ts.CloseIn,
+               responses={200: ts.RoundOut, **ts.ERRORS, **ts.CONFLICT},
+               summary='End a round: every table finished, or {"force": true}')
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+@idempotent
+def round_close(request: Request, tournament_id: int, number: int) -> Response:
+    found = tournament_for(request.user, tournament_id, WRITE)
+    try:
+        sent = request.data
+    except exceptions.UnsupportedMediaType:  # no JSON body (an empty form): not forced
+        sent = {}
+    data = ts.CloseIn(data=sent if sent else {})
+    data.is_valid(raise_exception=True)
+    try:
+        closed = tour.round_close(tournament=found, number=number,
+                                  force=data.validated_data["force"])
+    except tour.TablesUnfinished as e:
+        return _conflict(e, tables=e.tables)
+    except Conflict as e:
+        return _conflict(e, tables=[])
+    except NotFound:
+        raise Http404 from None
+    found.refresh_from_db()
+    return Response(ts.RoundOut(round_out(found, closed, True)).data)
+
+
+@extend_schema(responses={200: ts.RankingOut, 304: None, **ts.ERRORS},
+               summary="The ranking of the closed rounds (supports ETag / If-None-Match)")
+@api_view(["GET", "HEAD"])
+@permission_classes([IsAuthenticated])
+def ranking(request: Request, tournament_id: int) -> Any:
+    """From the tables' kept results, never from their deals; the answer rendered once per
+    version of the tournament (scorepad.cache.answers)."""
+    found = tournament_for(request.user, tournament_id, READ)
+
+    def etag(version: int) -> str:
+        return f'"t{found.pk}-v{version}-ranking"'
+
+    def build() -> tuple[str, bytes, str]:
+        fresh = Tournament.objects.get(pk=found.pk)
+        body = ts.RankingOut(tour.ranking_json(fresh)).data
+        return etag(fresh.version), json.dumps(body).encode(), "application/json"
+
+    return polled(request, etag(found.version), build)

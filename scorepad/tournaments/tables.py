@@ -1,0 +1,99 @@
+"""A tournament's table as its session sees it (docs/tournaments.md, "When a table is
+finished"): the deal write refuses a deal once the table is finished, and a change to a
+table of a closed round renews that table's result and the tournament's version, so that
+the ranking follows at once without replaying any other table.
+
+Below the services: ``scorepad.services`` calls these inside its own transactions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import F
+
+from referee.violations import Violation
+
+from .. import games
+from ..errors import RulesBroken
+from ..models import Deal, Session, Tournament, TournamentRound, TournamentTable
+
+#: The violation of a deal recorded at a finished table (422).
+TABLE_FINISHED = "table_finished"
+
+
+def play_of(session: Session) -> games.TournamentPlay:
+    play = games.of(session).TOURNAMENT
+    assert play is not None, "a tournament's game plays tournaments"
+    return play
+
+
+def finished_by_state(session: Session, state: Mapping[str, Any], limit: int) -> bool:
+    """Is the table finished, by its running state? Its first game has ended, or ``limit``
+    deals (0: no limit) are recorded."""
+    play = play_of(session)
+    return bool(play.state_ended(state)) or (limit > 0 and play.deals(state) >= limit)
+
+
+def refuse_finished(session: Session, limit: int, number: int) -> None:
+    """RulesBroken (``table_finished``) for a deal at a finished table."""
+    if finished_by_state(session, session.state, limit):
+        raise RulesBroken([Violation.of(TABLE_FINISHED)], number)
+
+
+def encode(scores: Mapping[str, Fraction]) -> dict[str, str]:
+    return {p: str(v) for p, v in scores.items()}
+
+
+def decode(scores: Mapping[str, str]) -> dict[str, Fraction]:
+    return {p: Fraction(v) for p, v in scores.items()}
+
+
+def result_of(session: Session, seats: Sequence[str], results: Sequence[Mapping[str, Any]],
+              limit: int) -> dict[str, Any]:
+    """The table's result from its deals' stored results, in order: the scores when it
+    finished (its first game ended, or the ``limit``-th deal), else as it stands;
+    ``{"finished", "deals", "scores"}`` (scores by player id, exact, as text)."""
+    play = play_of(session)
+    for count, result in enumerate(results, 1):
+        if play.game_ended(result) or (limit > 0 and count >= limit):
+            return {"finished": True, "deals": count,
+                    "scores": encode(play.score_after(session, seats, result))}
+    last = results[-1] if results else None
+    return {"finished": False, "deals": len(results),
+            "scores": encode(play.score_after(session, seats, last))}
+
+
+def seats_of(session: Session) -> list[str]:
+    return [str(p) for p in session.seats.order_by("position").values_list("player_id",
+                                                                          flat=True)]
+
+
+def result_now(table: TournamentTable, limit: int) -> dict[str, Any]:
+    """Read the table's deals (one query, their results only) and make its result."""
+    session = table.session
+    results = list(Deal.objects.filter(session=session).order_by("number")
+                   .values_list("result", flat=True))
+    return result_of(session, seats_of(session), results, limit)
+
+
+def after_change(session: Session) -> None:
+    """A table's deal was corrected or deleted: if its round is closed, its result is made
+    again and the tournament's version raised (the ranking's ETag moves)."""
+    table = (TournamentTable.objects.select_related("round__tournament", "session")
+             .filter(session_id=session.pk).first())
+    if table is None or table.round.status != TournamentRound.Status.CLOSED:
+        return
+    tournament = table.round.tournament
+    result = result_now(table, tournament.deals_per_round or 0)
+    if result != table.result:
+        TournamentTable.objects.filter(pk=table.pk).update(result=result)
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+
+
+def in_closed_round(session: Session) -> bool:
+    """Is the session a table of a closed round (it may not be reopened)?"""
+    return TournamentTable.objects.filter(
+        session_id=session.pk, round__status=TournamentRound.Status.CLOSED).exists()
