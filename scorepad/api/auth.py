@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.authentication import TokenAuthentication
+from drf_spectacular.authentication import SessionScheme
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 
 from scorepad.cache import logins
 from scorepad.ids import parse_id
@@ -36,3 +37,22 @@ class CachedTokenAuthentication(TokenAuthentication):
         logins.remember_token(key, user, token, lambda: model.objects.filter(
             key=key, user__is_active=True, user__password=user.password).exists())
         return user, token
+
+
+class AccountSessionAuthentication(SessionAuthentication):
+    """DRF's login-session check for accounts only: a phone playing without an account
+    (scorepad/guests.py) is nobody to the API, which needs an account."""
+
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        from scorepad.guests import is_guest
+
+        found = super().authenticate(request)
+        if found is not None and is_guest(found[0]):
+            return None
+        return found  # type: ignore[no-any-return]
+
+
+class AccountSessionScheme(SessionScheme):  # type: ignore[misc]
+    """The schema names it as DRF's login-session check (``cookieAuth``)."""
+
+    target_class = "scorepad.api.auth.AccountSessionAuthentication"
