@@ -43,6 +43,10 @@ def test_a_fresh_phone_records_the_first_deal_in_eight_taps_then_signs_up_and_ke
         page.keyboard.type(name)
         page.keyboard.press("Enter")  # the keyboard's "next": on to the next seat
     assert page.input_value("#id_seat_3") == "Dominik"
+    if locale == "en-GB":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=str(SCREENSHOTS / "guest-start.png"))
     page.tap_counted("form.start-form button.primary")
     page.wait_for_url(live_server.url + "/sessions/*/")
     session = Session.objects.get()
@@ -80,3 +84,42 @@ def test_a_fresh_phone_records_the_first_deal_in_eight_taps_then_signs_up_and_ke
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 360, width  # nothing wider than the phone
     assert page.console_errors == []
+
+
+def test_a_deal_a_guest_kept_offline_is_sent_as_the_new_accounts_after_signing_up(
+        browser, live_server):
+    from .test_offline import installed, made_deal, outbox, until
+
+    page = new_phone(browser)
+    page.goto(live_server.url + "/play/")
+    page.locator("#id_seat_0").fill("Anna")
+    page.locator("#id_seat_1").fill("Bert")
+    page.locator("#id_seat_2").fill("Cilli")
+    page.locator("#id_seat_3").fill("Dominik")
+    page.locator("form.start-form button.primary").tap()
+    page.wait_for_url(live_server.url + "/sessions/*/")
+    session = Session.objects.get()
+    guest_user = Guest.objects.get().user
+    installed(page)
+
+    page.context.set_offline(True)
+    made_deal(page)
+    page.locator("#save-button").tap()
+    until(lambda: len(outbox(page)) == 1)
+    assert Deal.objects.count() == 0
+    # the network is back, but the deal's sends still fail while the phone signs up
+    page.context.route("**/deals/new", lambda route: route.abort())
+    page.context.set_offline(False)
+    page.goto(live_server.url + "/signup/")
+    page.fill("#id_username", "resi")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.locator("main form button.primary").tap()
+    page.wait_for_url(live_server.url + "/")
+    assert Deal.objects.count() == 0
+    page.context.unroute("**/deals/new")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    until(lambda: Deal.objects.count() == 1)
+    deal = Deal.objects.get()
+    assert deal.created_by.username == "resi" and deal.created_by != guest_user
+    until(lambda: outbox(page) == [])

@@ -283,3 +283,27 @@ def test_over_https_the_cookie_is_a_secure_host_only_one():
     session = Session.objects.get()
     phone.cookies.pop("sessionid")
     assert phone.get(f"/sessions/{session.pk}/", secure=True).status_code == 200
+
+
+def test_a_guest_corrects_a_deal_and_its_history_says_so():
+    phone, session = playing()
+    phone.post(f"/sessions/{session.pk}/deals/new", FIRST_DEAL)
+    corrected = {**FIRST_DEAL, "declarer": "Bert", "t_0": "1", "t_1": "2", "version": "1"}
+    corrected.pop("number")
+    assert phone.post(f"/sessions/{session.pk}/deals/1/edit", corrected).status_code == 302
+    assert DealEvent.objects.filter(action="update").count() == 1
+    history = phone.get(f"/sessions/{session.pk}/history").content.decode()
+    assert "corrected" in history
+
+
+def test_a_guest_plays_for_money_and_sees_the_settlement():
+    phone = Client()
+    response = just_play(phone, game="mura", dealer="3", stake="0.20", currency="EUR")
+    assert response.status_code == 302, response.content.decode()[:2000]
+    session = Session.objects.get()
+    tricks = {f"t_{i}": str(n) for i, n in enumerate([2, 3, 3, 0])}
+    figures = {f"f_{i}": str(n) for i, n in enumerate([2, 9, 7, 0])}
+    phone.post(f"/sessions/{session.pk}/deals/new", tricks | figures | {"number": "1"})
+    assert Deal.objects.count() == 1
+    money = phone.get(f"/sessions/{session.pk}/settlement").content.decode()
+    assert "Anna</strong> → " in money and "EUR" in money
