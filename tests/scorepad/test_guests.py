@@ -307,3 +307,11 @@ def test_a_guest_plays_for_money_and_sees_the_settlement():
     assert Deal.objects.count() == 1
     money = phone.get(f"/sessions/{session.pk}/settlement").content.decode()
     assert "Anna</strong> → " in money and "EUR" in money
+
+
+def test_a_guest_sees_nothing_of_an_accounts_group(table):
+    phone, _session = playing()
+    assert phone.get(f"/sessions/{table.pk}/").status_code == 404
+    assert phone.get(f"/groups/{table.group_id}/sessions/").status_code == 404
+    assert phone.get(f"/sessions/{table.pk}/history").status_code == 404
+    assert phone.get("/groups/999999/").status_code == 403  # the same for any group
