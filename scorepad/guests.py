@@ -170,13 +170,16 @@ def account_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRes
 # --- signing up keeps the guest's sessions -----------------------------------------------------
 
 
-def guest_claim(*, guest: Guest, user: Any) -> Group:
+def guest_claim(*, guest: Guest, user: Any) -> Group | None:
     """The guest's group becomes ``user``'s (owner), with every session, deal, correction
-    and kept answer the guest made now the account's; the guest is gone. All or nothing."""
+    and kept answer the guest made now the account's; the guest is gone. All or nothing;
+    None if the guest was gone already (claimed by a sign-up a moment earlier)."""
     with transaction.atomic():
-        guest = Guest.objects.select_for_update().select_related("user", "group").get(
-            pk=guest.pk)
-        group, old = guest.group, guest.user
+        found = (Guest.objects.select_for_update().select_related("user", "group")
+                 .filter(pk=guest.pk).first())
+        if found is None:
+            return None
+        group, old = found.group, found.user
         Membership.objects.filter(group=group, user=old).update(user=user)
         Player.objects.filter(group=group, user=old).update(user=user)
         Session.objects.filter(group=group, created_by=old).update(created_by=user)
@@ -187,7 +190,7 @@ def guest_claim(*, guest: Guest, user: Any) -> Group:
         Session.objects.filter(group=group).update(version=F("version") + 1)
         grants.bump(grants.user_key(old.pk))
         grants.bump(grants.group_key(group.pk))
-        guest.delete()
+        found.delete()
         old.delete()
         return group
 

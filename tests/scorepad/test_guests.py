@@ -315,3 +315,16 @@ def test_a_guest_sees_nothing_of_an_accounts_group(table):
     assert phone.get(f"/groups/{table.group_id}/sessions/").status_code == 404
     assert phone.get(f"/sessions/{table.pk}/history").status_code == 404
     assert phone.get("/groups/999999/").status_code == 403  # the same for any group
+
+
+def test_a_guest_claimed_a_moment_earlier_is_not_claimed_twice():
+    phone, session = playing()
+    guest = Guest.objects.get()
+    request = phone.get("/").wsgi_request
+    first, group = guests.account_register_claiming(username="resi", password=PASSWORD,
+                                                    request=request, guest=guest)
+    second, none = guests.account_register_claiming(username="sepp", password=PASSWORD,
+                                                    request=request, guest=guest)
+    assert group == session.group and none is None
+    assert Membership.objects.get(group=session.group).user == first
+    assert not second.memberships.exists()
