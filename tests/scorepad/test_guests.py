@@ -328,3 +328,28 @@ def test_a_guest_claimed_a_moment_earlier_is_not_claimed_twice():
     assert group == session.group and none is None
     assert Membership.objects.get(group=session.group).user == first
     assert not second.memberships.exists()
+
+
+def test_the_guest_settings_come_from_the_environment():
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "SCHREIBER_"))}
+    env |= {"DJANGO_DEBUG": "1", "SCHREIBER_GUEST_DAYS": "30",
+            "SCHREIBER_GUEST_SESSIONS_PER_HOUR": "5"}
+    code = ("import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
+            "'scorepad.settings'); from django.conf import settings as s; "
+            "print(s.SCHREIBER_GUEST_DAYS, s.SCHREIBER_GUEST_SESSIONS_PER_HOUR)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "30 5", result.stderr
+
+
+def test_prune_guests_refuses_fewer_than_one_day():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError):
+        call_command("prune_guests", "--days", "0")
