@@ -228,13 +228,22 @@ def client_address(request: HttpRequest) -> str:
         return remote
 
 
-def registration_wait(request: HttpRequest) -> int | None:
-    """Seconds until this address may register again, or None if it may now."""
-    limit = int(getattr(settings, "SCHREIBER_SIGNUPS_PER_HOUR", 10))
+#: What each kind of registration is limited by (per address and hour), and its default.
+_LIMITS = {Registration.Kind.ACCOUNT: ("SCHREIBER_SIGNUPS_PER_HOUR", 10),
+           Registration.Kind.GUEST: ("SCHREIBER_GUEST_SESSIONS_PER_HOUR", 20)}
+
+
+def registration_wait(request: HttpRequest, kind: str = Registration.Kind.ACCOUNT
+                      ) -> int | None:
+    """Seconds until this address may register again (a new account; with ``kind``
+    GUEST, start another session without an account), or None if it may now."""
+    setting, default = _LIMITS[Registration.Kind(kind)]
+    limit = int(getattr(settings, setting, default))
     if limit <= 0:
         return None
     since = timezone.now() - timedelta(hours=1)
-    recent = list(Registration.objects.filter(address=client_address(request), at__gt=since)
+    recent = list(Registration.objects.filter(address=client_address(request), at__gt=since,
+                                              kind=kind)
                   .order_by("-at").values_list("at", flat=True)[:limit])
     if len(recent) < limit:
         return None
@@ -250,8 +259,19 @@ def registrations_message(wait: int) -> str:
                     minutes) % {"n": minutes}
 
 
-def registration_made(request: HttpRequest) -> None:
-    """Count a new account against its address (and forget those older than an hour)."""
+def guest_sessions_message(wait: int) -> str:
+    """Why a session without an account was refused, with the wait in whole minutes."""
+    minutes = max(1, math.ceil(wait / 60))
+    return ngettext(
+        "Too many sessions without an account from your address. Sign up, or try again "
+        "in %(n)s minute.",
+        "Too many sessions without an account from your address. Sign up, or try again "
+        "in %(n)s minutes.", minutes) % {"n": minutes}
+
+
+def registration_made(request: HttpRequest, kind: str = Registration.Kind.ACCOUNT) -> None:
+    """Count a new account (or ``kind``) against its address (and forget those older
+    than an hour)."""
     now = timezone.now()
     Registration.objects.filter(at__lt=now - timedelta(hours=1)).delete()
-    Registration.objects.create(address=client_address(request), at=now)
+    Registration.objects.create(address=client_address(request), at=now, kind=kind)

@@ -52,12 +52,15 @@ class SessionForm(forms.Form):
                                     coerce=int, required=False, label=_("deals first"),
                                     widget=forms.RadioSelect)
 
-    def __init__(self, *args: Any, groups: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, groups: Any = None, needs_group: bool = True,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # the registry's of the moment: its first game, and the preset that game starts
         # with when the form offers it
         self.fields["game"].initial = games.default()
         self.fields["preset"].initial = default_preset(self.fields["preset"])
+        #: False without an account: the session goes to the guest's own group.
+        self.needs_group = needs_group
         if groups is not None:
             self.fields["group"].queryset = groups  # type: ignore[attr-defined]
         for i in range(MAX_SEATS):
@@ -73,7 +76,8 @@ class SessionForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         data["game"] = data.get("game") or games.default()
-        if not data.get("group") and not (data.get("new_group") or "").strip():
+        if self.needs_group and not data.get("group") \
+                and not (data.get("new_group") or "").strip():
             self.add_error("group", _("Pick a group or name a new one."))
         seats = [(i, (data.get(f"seat_{i}") or "").strip()) for i in range(MAX_SEATS)]
         data["seats"] = [name for _, name in seats if name]

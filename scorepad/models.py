@@ -313,11 +313,17 @@ class Removal(models.Model):
 
 
 class Registration(models.Model):
-    """A new account, by the address it came from: registrations are limited per address
-    and hour (``SCHREIBER_SIGNUPS_PER_HOUR``). Rows older than an hour are deleted."""
+    """A new account, or a session started without one, by the address it came from:
+    each kind is limited per address and hour (``SCHREIBER_SIGNUPS_PER_HOUR``,
+    ``SCHREIBER_GUEST_SESSIONS_PER_HOUR``). Rows older than an hour are deleted."""
+
+    class Kind(models.TextChoices):
+        ACCOUNT = "account"
+        GUEST = "guest"  # a session started without an account ("Just play")
 
     address = models.CharField(max_length=45)
     at = models.DateTimeField(db_index=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.ACCOUNT)
 
     class Meta:
         indexes = [models.Index(fields=["address", "at"], name="registration_address_at")]
@@ -503,3 +509,21 @@ class TournamentTable(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.number} of {self.round}"
+
+
+class Guest(models.Model):
+    """Somebody playing without an account ("Just play"): a real account that cannot log
+    in with a password (so that every permission of the group's sessions works as for
+    anybody), owning one group of its own that no page shows as a group. The phone keeps
+    ``token`` in a signed, long-lived cookie (scorepad/guests.py). Signing up on the same
+    phone makes the group the new account's; a guest never claimed is removed after
+    ``SCHREIBER_GUEST_DAYS`` without use (``manage.py prune_guests``)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="guest")
+    group = models.OneToOneField(Group, on_delete=models.CASCADE, related_name="guest")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"guest {self.user_id}"

@@ -8,6 +8,10 @@ SCHREIBER_CACHE_URL   redis://host:port/db, shared by all workers (default: memo
 SCHREIBER_ONE_PROCESS "1": the deployment is one process (default: on when debugging)
 DJANGO_BEHIND_PROXY   "1": behind one reverse proxy that sets X-Forwarded-Proto/-For
 SCHREIBER_SIGNUPS_PER_HOUR  new accounts per client address and hour (default 10; 0: no limit)
+SCHREIBER_GUEST_SESSIONS_PER_HOUR  sessions started without an account per client address
+                      and hour (default 20; 0: no limit)
+SCHREIBER_GUEST_DAYS  days after its last use that a guest never claimed is removed by
+                      ``manage.py prune_guests`` (default 90)
 EMAIL_URL             smtp://user:password@host:587?tls=1, smtps://..., console:// (default:
                       none: no mail; password resets by a staff member's link)
 SCHREIBER_MAIL_FROM   the sender of mails (default: schreiber@<first allowed host>)
@@ -85,6 +89,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "scorepad.middleware.CachedAuthenticationMiddleware",
+    # A phone that plays without an account is logged in again by its cookie.
+    "scorepad.guests.GuestMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -126,6 +132,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "scorepad.pwa.owner_context",
+                "scorepad.guests.context",
             ],
         },
     },
@@ -240,7 +247,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "scorepad.api.auth.CachedTokenAuthentication",
         "scorepad.api.auth.TableCodeAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "scorepad.api.auth.AccountSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "scorepad.api.errors.exception_handler",
@@ -315,6 +322,16 @@ try:
     SCHREIBER_SIGNUPS_PER_HOUR = int(os.environ.get("SCHREIBER_SIGNUPS_PER_HOUR") or 10)
 except ValueError:
     raise ImproperlyConfigured("SCHREIBER_SIGNUPS_PER_HOUR must be a whole number") from None
+# Playing without an account ("Just play", scorepad/guests.py): sessions started per
+# client address and hour, and the days a guest never claimed is kept after its last use.
+try:
+    SCHREIBER_GUEST_SESSIONS_PER_HOUR = int(
+        os.environ.get("SCHREIBER_GUEST_SESSIONS_PER_HOUR") or 20)
+    SCHREIBER_GUEST_DAYS = int(os.environ.get("SCHREIBER_GUEST_DAYS") or 90)
+except ValueError:
+    raise ImproperlyConfigured(
+        "SCHREIBER_GUEST_SESSIONS_PER_HOUR and SCHREIBER_GUEST_DAYS must be whole numbers"
+    ) from None
 if not DEBUG:
     SECURE_SSL_REDIRECT = _flag("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^ping$"]

@@ -6,6 +6,7 @@ from django.urls import include, path
 
 from . import pwa
 from .disputes import tools
+from .guests import account_required
 from .views import (
     account,
     corrections,
@@ -27,6 +28,7 @@ pages = [
     path("groups/<int:group_id>/", groups.group, name="group"),
     path("sessions/", session.session_list, name="session_list"),
     path("sessions/new/", session.session_new, name="session_new"),
+    path("play/", session.play, name="play"),
     path("sessions/<int:session_id>/", session.session_page, name="session"),
     path("sessions/<int:session_id>/board", session.scoreboard_fragment, name="board"),
     path("sessions/<int:session_id>/check", entry.deal_check, name="deal_check"),
@@ -92,7 +94,8 @@ urlpatterns = [
     path("accounts/", account.account, name="account"),
     path("accounts/logout-everywhere", account.logout_everywhere,
          name="logout_everywhere"),
-    path("accounts/password/", account.PasswordChange.as_view(), name="password_change"),
+    path("accounts/password/", account_required(account.PasswordChange.as_view()),
+         name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(),
          name="password_change_done"),
     path("accounts/password/reset/", account.PasswordResetByMail.as_view(),

@@ -78,14 +78,18 @@
   }
   // The account of a page just loaded (pages and the service worker call it); deals kept
   // before deals had owners go to the first account that comes.
-  function setAccount(value) {
+  // ``was``: the account that played without an account on this phone and has just
+  // signed up as ``value`` (data-account-was, once): its deals are the new account's.
+  function setAccount(value, was) {
     value = value || "";
     return run("readwrite", function (store) { store.put({ key: "account", value: value }); }, META)
       .then(function () {
         if (!value) return null;
         return run("readwrite", function (store) {
           return ask(store.getAll()).then(function (all) {
-            all.forEach(function (e) { if (!e.owner) { e.owner = value; store.put(e); } });
+            all.forEach(function (e) {
+              if (!e.owner || (was && e.owner === was)) { e.owner = value; store.put(e); }
+            });
           });
         });
       });
@@ -309,7 +313,7 @@
 
   if (pageAccount() !== null && global.document &&
       !global.document.documentElement.hasAttribute("data-offline-copy")) {
-    setAccount(pageAccount()).catch(function () { /* no IndexedDB: nothing is kept */ });
+    setAccount(pageAccount(), global.document.body.dataset.accountWas).catch(function () { /* no IndexedDB: nothing is kept */ });
   }
 
   global.SchreiberOutbox = { add: add, list: list, get: get, update: update, remove: remove,

@@ -32,6 +32,20 @@
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
 
+  // --- the start form's seats: the keyboard's Enter (its "next" key) on a filled seat goes
+  // to the next seat shown, on an empty one it starts, as Enter does without this script
+  document.addEventListener("keydown", function (evt) {
+    const seat = evt.target.closest && evt.target.closest("input[data-seat]");
+    if (!seat || evt.key !== "Enter" || !seat.value.trim()) return;
+    const seats = Array.prototype.filter.call(
+      seat.form.querySelectorAll("input[data-seat]"),
+      function (el) { return el.offsetParent !== null; });
+    const next = seats[seats.indexOf(seat) + 1];
+    if (!next) return;
+    evt.preventDefault();
+    next.focus();
+  });
+
   // --- the screen stays awake while a scoreboard is open ---------------------------------
   let lock = null;
   async function keepAwake() {

@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import (
     BaseAuthentication,
+    SessionAuthentication,
     TokenAuthentication,
     get_authorization_header,
 )
@@ -107,3 +109,22 @@ class TableCodeScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untype
         return {"type": "apiKey", "in": "header", "name": "Authorization",
                 "description": "A tournament table's phone: `Table <code>` (the table's "
                                "session only, while its round is open)"}
+
+
+class AccountSessionAuthentication(SessionAuthentication):
+    """DRF's login-session check for accounts only: a phone playing without an account
+    (scorepad/guests.py) is nobody to the API, which needs an account."""
+
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        from scorepad.guests import is_guest
+
+        found = super().authenticate(request)
+        if found is not None and is_guest(found[0]):
+            return None
+        return found  # type: ignore[no-any-return]
+
+
+class AccountSessionScheme(SessionScheme):  # type: ignore[misc]
+    """The schema names it as DRF's login-session check (``cookieAuth``)."""
+
+    target_class = "scorepad.api.auth.AccountSessionAuthentication"

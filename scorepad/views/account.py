@@ -26,7 +26,7 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import accounts, services
+from .. import accounts, guests, services
 from ..forms import SignupForm
 from ..messages import input_error_message
 
@@ -43,26 +43,42 @@ def signup(request: HttpRequest) -> HttpResponse:
                               status=429)
             response["Retry-After"] = str(wait)
             return response
+    guest = guests.of_request(request)  # playing without an account: it comes along
+    former = accounts.phone_owner(user=guest.user) if guest is not None else ""
     if request.method == "POST" and form.is_valid():
         try:
-            user = accounts.account_register(username=form.cleaned_data["username"],
-                                             password=form.cleaned_data["password1"],
-                                             request=request)
+            user, group = guests.account_register_claiming(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"], request=request, guest=guest)
         except services.InputError as e:
             for problem in e.problems:
                 field = {"password": "password2"}.get(problem.field, problem.field)
                 field = field if field in form.fields else None
                 form.add_error(field, input_error_message(problem))
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("scorepad:session_new")
-    return render(request, "registration/signup.html", {"form": form})
+            login(request, user, backend=guests.BACKEND)
+            if group is None:
+                return redirect("scorepad:session_new")
+            # the deals the guest kept on this phone are the account's now (static/outbox.js)
+            request.session[guests.FORMER_OWNER] = former
+            messages.success(request, _("Your sessions played without an account are in "
+                                        "your group “%(group)s” now.") % {"group": group.name})
+            response = redirect("scorepad:home")
+            guests.cookie_delete(response, request)
+            return response
+    return render(request, "registration/signup.html",
+                  {"form": form, "keeps_guest": guest is not None})
 
 
 class Login(auth_views.LoginView):
     """Django's login page; it offers the reset by mail where a mail server is set up."""
 
     redirect_authenticated_user = True
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # a phone playing without an account may log in to one
+        self.redirect_authenticated_user = not guests.is_guest(request.user)
+        return super().dispatch(request, *args, **kwargs)  # type: ignore[no-any-return]
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context: dict[str, Any] = super().get_context_data(**kwargs)
@@ -132,12 +148,14 @@ class PasswordResetByMail(auth_views.PasswordResetView):
 
 
 @login_required
+@guests.account_required
 @require_safe
 def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html")
 
 
 @login_required
+@guests.account_required
 @require_POST
 def logout_everywhere(request: HttpRequest) -> HttpResponse:
     """Every login session of the account ends (this one too) and its API token."""

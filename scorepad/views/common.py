@@ -132,7 +132,7 @@ def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role
     context.setdefault("idempotency_key", secrets.token_urlsafe(24))
     if marks:
         context |= {"idempotency_key": IDEMPOTENCY_MARK, "csrf_token": CSRF_MARK,
-                    "phone_owner": OWNER_MARK}
+                    "phone_owner": OWNER_MARK, "former_owner": ""}
     if context["can_write"]:
         context |= watch_extras(request, session)
         if session.status != Session.Status.OPEN:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from .. import import_export, services
 from ..access import MANAGE, READ, WRITE, group_for, role_in, visible_groups
 from ..forms import GroupForm, PlayerForm
+from ..guests import account_required
 from ..ids import parse_id
 from ..messages import input_error_message
 from ..models import Invitation, Invite, Membership
@@ -26,6 +27,7 @@ from .common import no_store
 
 
 @login_required
+@account_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def groups(request: HttpRequest) -> HttpResponse:
     form = GroupForm(request.POST or None)
@@ -41,6 +43,7 @@ def groups(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@account_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def group(request: HttpRequest, group_id: int) -> HttpResponse:
     need = WRITE if request.method == "POST" else READ
@@ -92,6 +95,7 @@ def _render_group(request: HttpRequest, the_group: Any, form: PlayerForm,
 
 
 @login_required
+@account_required
 @require_POST
 def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
     """An uploaded export file (a session, or a whole group) into this group."""
@@ -121,6 +125,7 @@ def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
+@account_required
 @require_POST
 def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
     the_group = group_for(request.user, group_id, MANAGE)
@@ -143,6 +148,7 @@ def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
+@account_required
 @require_POST
 def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
     """The owner's "invite an account" form: an account that is not a member is invited
@@ -170,6 +176,7 @@ def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 @login_required
+@account_required
 @require_POST
 def invitation_revoke(request: HttpRequest, group_id: int, invitation_id: int) -> HttpResponse:
     the_group = group_for(request.user, group_id, MANAGE)
@@ -182,6 +189,7 @@ def invitation_revoke(request: HttpRequest, group_id: int, invitation_id: int) -
 
 
 @login_required
+@account_required
 @require_POST
 def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
     """The invited account joins (its home page lists its invitations)."""
@@ -195,6 +203,7 @@ def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
 
 
 @login_required
+@account_required
 @require_POST
 def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse:
     try:
@@ -219,6 +228,7 @@ def _count(value: str | None, default: int) -> int:
 
 
 @login_required
+@account_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
     try:

@@ -7,47 +7,89 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import games, services
+from .. import accounts, games, guests, services
 from ..access import READ, WRITE, WRITERS, pk_of, poll_row, session_for, visible_groups
 from ..cache import grants
 from ..cache.answers import client_has, etag_for, polled
 from ..forms import MAX_SEATS, SessionForm
 from ..loaded import Loaded
 from ..messages import input_error_message
-from ..models import Membership, Session
+from ..models import Group, Guest, Membership, Registration, Session
 from .common import board_context, board_parts, no_store, render_session, reused_page
 
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def session_new(request: HttpRequest) -> HttpResponse:
+    return _session_start(request, guests.guest_of(request.user))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def play(request: HttpRequest) -> HttpResponse:
+    """"Just play": the same start without an account; the session belongs to this phone
+    (scorepad/guests.py). Somebody logged in starts one as usual."""
+    if request.user.is_authenticated:
+        return redirect("scorepad:session_new")
+    return _session_start(request, guests.from_cookie(request), anonymous=True)
+
+
+def _guest_refused(request: HttpRequest) -> HttpResponse | None:
+    """429 when this address started its sessions without an account for the hour."""
+    wait = accounts.registration_wait(request, Registration.Kind.GUEST)
+    if wait is None:
+        return None
+    response = render(request, "registration/account_needed.html",
+                      {"refused": accounts.guest_sessions_message(wait)}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def _session_start(request: HttpRequest, guest: Guest | None, anonymous: bool = False
+                   ) -> HttpResponse:
+    """The start form and its answer; a guest's session goes to its own group (a new
+    guest first, for somebody not logged in), counted against the address."""
     writable = visible_groups(request.user).filter(
         memberships__user=request.user,
         memberships__role__in=[Membership.Role.OWNER, Membership.Role.EDITOR],
-    )
+    ) if request.user.is_authenticated else Group.objects.none()
+    playing_as_guest = anonymous or guest is not None
     initial: dict[str, Any] = {}
     if writable.count() == 1:
         initial["group"] = writable.first()
-    form = SessionForm(request.POST or None, groups=writable, initial=initial)
+    form = SessionForm(request.POST or None, groups=writable, initial=initial,
+                       needs_group=not playing_as_guest)
     seat_errors: list[str] = []
+    if request.method == "POST" and playing_as_guest:
+        refused = _guest_refused(request)
+        if refused is not None:
+            return refused
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         preset, overrides = games.get(data["game"]).form_rules(data)
         try:
-            session = services.session_start(
-                group=data["group"], group_name=data["new_group"], user=request.user,
-                preset=preset, overrides=overrides, seats=data["seats"],
-                dealer=data["dealer_name"], game=data["game"],
-                stake=data.get("stake") or None, currency=data.get("currency") or None,
-            )
+            with transaction.atomic():
+                if playing_as_guest:
+                    if guest is None:
+                        guest = guests.guest_create()
+                    accounts.registration_made(request, Registration.Kind.GUEST)
+                    data["group"], data["new_group"] = guest.group, None
+                session = services.session_start(
+                    group=data["group"], group_name=data["new_group"],
+                    user=guest.user if guest is not None else request.user,
+                    preset=preset, overrides=overrides, seats=data["seats"],
+                    dealer=data["dealer_name"], game=data["game"],
+                    stake=data.get("stake") or None, currency=data.get("currency") or None,
+                )
         except services.InputError as e:
             field = e.field.removeprefix("rules.overrides.")
             target = f"rule_{field}" if f"rule_{field}" in form.fields else None
@@ -59,7 +101,12 @@ def session_new(request: HttpRequest) -> HttpResponse:
                 where = "" if target else f"{e.field}: "  # next to its field it needs no name
                 form.add_error(target, where + input_error_message(e))
         else:
-            return redirect("scorepad:session", session_id=session.pk)
+            response = redirect("scorepad:session", session_id=session.pk)
+            if guest is not None:
+                if not request.user.is_authenticated:
+                    login(request, guest.user, backend=guests.BACKEND)
+                guests.cookie_set(response, request, guest)
+            return response
     roster = sorted(
         {p.name for g in writable.prefetch_related("players") for p in g.players.all()}
     )
@@ -75,7 +122,8 @@ def session_new(request: HttpRequest) -> HttpResponse:
         "scorepad/session_new.html",
         {"form": form, "start_games": start_games, "seat_rows": seat_rows,
          "stake_label": games.STAKE_LABEL, "roster": roster,
-         "seat_numbers": range(MAX_SEATS), "seat_errors": seat_errors},
+         "seat_numbers": range(MAX_SEATS), "seat_errors": seat_errors,
+         "playing_as_guest": playing_as_guest},
     )
 
 

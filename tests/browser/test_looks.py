@@ -95,6 +95,7 @@ def pages(looker: Looker, evening: dict[str, Any]) -> None:
     page = looker.page
     main, mura, matz, group = evening["main"], evening["mura"], evening["matz"], evening["group"]
     looker.look("home", "/")
+    looker.look("play", "/play/")  # "Just play": the start without an account
     looker.look("login", "/accounts/login/")
     log_in(page, looker.base, "anna")
     looker.look("dashboard")

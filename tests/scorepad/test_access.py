@@ -52,6 +52,8 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
                        ("post", {"name": "{persona}-p"}, PAGE_WRITERS)],
     "scorepad:session_list": [("get", None, PAGE_LOGGED_IN)],
     "scorepad:session_new": [("get", None, PAGE_LOGGED_IN)],
+    # "Just play": the start without an account; somebody logged in starts as usual
+    "scorepad:play": [("get", None, row(200, 302, 302, 302, 302))],
     "scorepad:session": [("get", None, PAGE_MEMBERS)],
     "scorepad:board": [("get", None, PAGE_MEMBERS)],
     "scorepad:deal_check": [("post", {"kind": "played"}, PAGE_WRITERS_200)],
