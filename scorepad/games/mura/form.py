@@ -11,7 +11,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from referee import tally
-from referee.mura import first_leader
+from referee.mura import MURA_RULES, first_leader
 from referee.violations import RuleError
 
 from ...cardnames import card_name, pack_choices
@@ -46,6 +46,12 @@ SESSION_LINE_TEMPLATE = f"scorepad/_session_line_{NAME}.html"
 MONEY_RULES_TEMPLATE = "scorepad/_money_rules_mura.html"
 #: Counts (the default) or card by card.
 MODES = ("", "cards")
+#: What the phone needs to know of the rules, from the referee (static/cardpicker.js):
+#: the ranks from high to low (the best card of the suit led takes a trick, no trumps:
+#: the next leader is known the moment a trick is complete), and the numbers of the pad
+#: the counts are tapped on (figures reach 24 at most, tricks fewer).
+PHONE_RULES = {"trick_ranks": " ".join(MURA_RULES.card_pack.ranks),
+               "pad_numbers": range(MURA_RULES.max_figures_total + 1)}
 
 
 def recorded_message(number: int) -> str:
@@ -211,7 +217,7 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     names = loaded.names
     seats = list(names.by_id.values())
     context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode,
-                               "game_form": FORM_PART}
+                               "game_form": FORM_PART, **PHONE_RULES}
     if mode == "cards":
         return context | _cards_context(names, post, submitted, _dealer_of(loaded, number))
     entry = counts_entry(post, seats)

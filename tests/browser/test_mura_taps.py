@@ -1,0 +1,175 @@
+"""Mura in a dozen taps on a 360 px phone: a counts deal on the number pad, and card by
+card the next trick's leader known on the phone the moment a trick is complete, while the
+server's answers take 300 ms and more."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from scorepad.models import Deal
+
+from ..scorepad.mura_play import play
+from .conftest import PHONE, SCREENSHOTS
+from .phone import log_in, new_phone, quiet
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
+LANGUAGES = {"en-GB": "en", "de-DE": "de", "hu-HU": "hu"}
+#: A typical deal: tricks 3/2/2/1, figures 6/4/5/1.
+TRICKS = [3, 2, 2, 1]
+FIGURES = [6, 4, 5, 1]
+SMALL_TARGETS = """() => [...document.querySelectorAll('#deal-form a, #deal-form button,'
+      + ' #deal-form select:not(.enhanced), #deal-form summary, #deal-form label,'
+      + ' #deal-form input[data-pad]')]
+    .filter(e => e.offsetParent !== null)
+    .map(e => [e.textContent.trim().slice(0, 20) || e.name, e.getBoundingClientRect()])
+    .filter(([, r]) => r.height < 44 || r.width < 44)
+    .map(([text, r]) => `${text} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+@pytest.fixture
+def mura() -> Any:
+    from tests.scorepad.factories import game_start, user
+
+    return game_start(user("anna"), "mura", seats=SEATS)
+
+
+def open_phone(browser: Any, live_server: Any, session: Any, locale: str, query: str = "") -> Any:
+    page = new_phone(browser, locale=locale)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/{query}")
+    assert page.locator("html").get_attribute("lang") == LANGUAGES[locale]
+    return page
+
+
+def fits(page: Any) -> None:
+    """Nothing scrolls sideways and every target in the deal form is at least 44 × 44 px."""
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page scrolls sideways: {width} px"
+    small = page.evaluate(SMALL_TARGETS)
+    assert small == [], f"touch targets under 44 px: {small}"
+
+
+def stored(session: Any) -> dict[str, Any]:
+    """The one deal recorded, keyed by names."""
+    by_id = {str(s.player_id): s.player.name for s in session.seats.select_related("player")}
+    data = Deal.objects.get(session=session).data
+
+    def named(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {by_id.get(k, k): named(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [named(v) for v in value]
+        return by_id.get(value, value) if isinstance(value, str) else value
+
+    return named(data)
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE", "hu-HU"])
+def test_a_typical_counts_deal_takes_at_most_twelve_taps(browser, live_server, mura, locale):
+    page = open_phone(browser, live_server, mura, locale)
+    taps = 0
+    pad = page.locator("[data-number-pad]")
+    expect(pad).to_be_visible()
+    # the pad walks the fields in order; Dominik's tricks come from the remainder
+    plan = [("t_0", 3), ("f_0", 6), ("t_1", 2), ("f_1", 4), ("t_2", 2), ("f_2", 5), ("f_3", 1)]
+    for field, n in plan:
+        assert page.locator("input.pad-active").get_attribute("name") == field
+        if field == "t_0":
+            fits(page)
+        pad.locator(f"button[data-number='{n}']").tap()
+        taps += 1
+    assert page.locator("input[name=t_3]").input_value() == ""
+    assert page.locator("input[name=t_3]").get_attribute("placeholder") == "1"
+    expect(pad).to_be_hidden()  # every count is there
+    quiet(page)
+    for i, name in enumerate(SEATS):
+        expect(page.locator(f"#result-{i}")).not_to_be_empty(), name
+    fits(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"mura-counts-{locale}.png"))
+    with page.expect_response(lambda r: r.request.method == "POST"
+                              and r.request.headers.get("hx-target") == "table"):
+        page.locator("#save-button").tap()
+    taps += 1
+    quiet(page)
+    assert taps <= 12, taps
+    assert stored(mura) == {"tricks": dict(zip(SEATS, TRICKS, strict=True)),
+                            "figures": dict(zip(SEATS, FIGURES, strict=True))}
+    assert page.console_errors == []
+
+
+def hold_checks(page: Any) -> list[Any]:
+    """The referee's live check answers late: each request waits in the list until the
+    test lets it go (release), never sooner than 300 ms; until then no answer can have
+    told the page anything."""
+    held: list[Any] = []
+    page.route("**/check", lambda route: held.append(route))
+    return held
+
+
+def release(page: Any, held: list[Any]) -> None:
+    page.wait_for_timeout(300)
+    while held:
+        with contextlib.suppress(PlaywrightError):  # a check the page aborted meanwhile
+            held.pop(0).continue_()
+
+
+def in_view(page: Any, locator: Any) -> None:
+    """On screen and above the pinned Save bar: reached without scrolling."""
+    box = locator.bounding_box()
+    bar = page.locator("#deal-form .actions").bounding_box()
+    assert box is not None and bar is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 1, (box, bar)
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "hu-HU"])
+def test_card_by_card_the_next_leader_is_known_at_once_and_a_trick_needs_no_scrolling(
+        browser, live_server, mura, locale):
+    page = open_phone(browser, live_server, mura, locale, "?mode=cards")
+    quiet(page)
+    first = page.locator("input[name=l_0]:checked").get_attribute("value")
+    assert first is not None  # the session knows who leads first
+    trick_cards = play(SEATS, 5, leader=SEATS[int(first)])
+    held = hold_checks(page)
+    picker = page.locator("[data-card-picker]")
+    taps = 0
+    for t, trick in enumerate(trick_cards):
+        lead = SEATS.index(trick["leader"])
+        # known on the phone already: no answer from the server has come since the last card
+        assert page.locator(f"#l-{t}-{lead}").is_checked(), f"trick {t + 1}"
+        assert picker.locator("[data-picker-for]").inner_text() != "", f"trick {t + 1}"
+        if t == 1:
+            fits(page)
+            page.screenshot(path=str(SCREENSHOTS / f"mura-trick-2-{locale}.png"))
+        for name in SEATS[lead:] + SEATS[:lead]:
+            slot = page.locator(f"#slot-c-{t}-{SEATS.index(name)}")
+            expect(slot).to_have_class(re.compile(r"\bactive\b"))
+            card = picker.locator(f"button[data-card='{trick['cards'][name]}']")
+            in_view(page, slot)
+            in_view(page, card)
+            card.tap()
+            taps += 1
+        if t == 1:
+            held_at_trick_2 = len(held)
+            release(page, held)
+    assert taps == 32
+    assert held_at_trick_2 > 0  # the leaders came before the server's answers
+    release(page, held)
+    page.unroute("**/check")
+    quiet(page)
+    assert page.locator("#deal-form .error:visible").count() == 0, \
+        page.locator("#deal-form").inner_text()
+    with page.expect_response(lambda r: r.request.method == "POST"
+                              and r.request.headers.get("hx-target") == "table"):
+        page.locator("#save-button").tap()
+    quiet(page)
+    assert stored(mura)["trick_cards"] == trick_cards
+    assert page.console_errors == []
