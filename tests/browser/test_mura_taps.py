@@ -137,7 +137,9 @@ def test_card_by_card_the_next_leader_is_known_at_once_and_a_trick_needs_no_scro
     quiet(page)
     first = page.locator("input[name=l_0]:checked").get_attribute("value")
     assert first is not None  # the session knows who leads first
-    trick_cards = play(SEATS, 5, leader=SEATS[int(first)])
+    trick_cards = play(SEATS, 7, leader=SEATS[int(first)], lead_low=True)
+    leaders = [trick["leader"] for trick in trick_cards]
+    assert leaders[1] != leaders[0] and set(leaders) == set(SEATS)  # not simply who led
     held = hold_checks(page)
     picker = page.locator("[data-card-picker]")
     taps = 0
