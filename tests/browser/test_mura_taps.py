@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from referee.mura import MURA_RULES, trick_winner
 from scorepad.models import Deal
 
 from ..scorepad.mura_play import play
@@ -174,4 +175,51 @@ def test_card_by_card_the_next_leader_is_known_at_once_and_a_trick_needs_no_scro
         page.locator("#save-button").tap()
     quiet(page)
     assert stored(mura)["trick_cards"] == trick_cards
+    assert page.console_errors == []
+
+
+def another_winner(trick: dict[str, Any], used: set[str]) -> tuple[str, str, str]:
+    """A card for the trick's winner to have played instead (one not played yet) that
+    hands the trick to somebody else: (player, card, new winner), by the referee's rule."""
+    pack = MURA_RULES.card_pack
+    order = SEATS[SEATS.index(trick["leader"]):] + SEATS[:SEATS.index(trick["leader"])]
+    plays = [(p, pack.parse(trick["cards"][p])) for p in order]
+    winner = trick_winner(plays)[0]
+    for card in pack.cards:
+        if card.code in used:
+            continue
+        changed = [(p, card if p == winner else c) for p, c in plays]
+        if trick_winner(changed)[0] != winner:
+            return winner, card.code, trick_winner(changed)[0]
+    raise AssertionError("no card changes the winner")
+
+
+def test_a_leader_the_phone_chose_follows_a_changed_card_and_one_chosen_by_hand_stays(
+        browser, live_server, mura):
+    page = open_phone(browser, live_server, mura, "en-GB", "?mode=cards")
+    quiet(page)
+    first = SEATS[int(page.locator("input[name=l_0]:checked").get_attribute("value"))]
+    trick = play(SEATS, 7, leader=first, lead_low=True)[0]
+    picker = page.locator("[data-card-picker]")
+    for name in SEATS[SEATS.index(first):] + SEATS[:SEATS.index(first)]:
+        picker.locator(f"button[data-card='{trick['cards'][name]}']").tap()
+    winner, card, new_winner = another_winner(trick, set(trick["cards"].values()))
+    assert page.locator(f"#l-1-{SEATS.index(winner)}").is_checked()
+
+    def change_trick_1(code: str) -> None:
+        if page.locator("#trick-1").get_attribute("open") is None:
+            page.locator("#trick-summary-1").tap()
+        page.locator(f"#slot-c-0-{SEATS.index(winner)}").tap()
+        picker.locator(f"button[data-card='{code}']").tap()
+
+    change_trick_1(card)
+    assert page.locator(f"#l-1-{SEATS.index(new_winner)}").is_checked()  # at once, too
+    quiet(page)
+    assert page.locator("#err-lead-1").inner_text() == ""
+    hand = next(i for i, p in enumerate(SEATS) if p not in (winner, new_winner))
+    page.locator(f"label[for=l-1-{hand}]").tap()
+    change_trick_1(trick["cards"][winner])
+    assert page.locator(f"#l-1-{hand}").is_checked()  # the players' own choice is kept
+    quiet(page)
+    assert page.locator("#err-lead-1").inner_text() != ""  # and the referee names it wrong
     assert page.console_errors == []
