@@ -35,6 +35,19 @@
     return radio ? parseInt(radio.value, 10) : null;
   }
 
+  // Which play takes a trick: the cards' codes in playing order and the ranks from high to
+  // low; the best card of the suit led wins, no trumps. -1 for a card of no known rank.
+  function trickWinner(ranks, codes) {
+    const plays = codes.map(function (code) {
+      const cut = String(code || "").indexOf("-");
+      return { suit: cut > 0 ? code.slice(0, cut) : "", rank: cut > 0 ? ranks.indexOf(code.slice(cut + 1)) : -1 };
+    });
+    if (!plays.length || plays.some(function (p) { return p.rank < 0; })) return -1;
+    let best = 0;
+    plays.forEach(function (p, k) { if (p.suit === plays[0].suit && p.rank < plays[best].rank) best = k; });
+    return best;
+  }
+
   // The seat that takes a complete trick, or null (a card missing, no rule given).
   function winnerSeat(form, trick) {
     const ranks = (form.dataset.trickRanks || "").split(" ").filter(Boolean);
@@ -43,16 +56,13 @@
     const plays = Array.prototype.slice.call(trick.querySelectorAll("select[data-card-slot]"))
       .map(function (s) {
         const row = s.closest("[data-seat]");
-        const cut = s.value.indexOf("-");
-        return { seat: row ? +row.dataset.seat : NaN, suit: s.value.slice(0, cut),
-                 rank: ranks.indexOf(s.value.slice(cut + 1)), value: s.value };
+        return { seat: row ? +row.dataset.seat : NaN, code: s.value };
       });
     const n = plays.length;
-    if (plays.some(function (p) { return !p.value || p.rank < 0 || Number.isNaN(p.seat); })) return null;
+    if (plays.some(function (p) { return !p.code || Number.isNaN(p.seat); })) return null;
     plays.sort(function (a, b) { return ((a.seat - leader + n) % n) - ((b.seat - leader + n) % n); });
-    let best = plays[0];
-    plays.forEach(function (p) { if (p.suit === plays[0].suit && p.rank < best.rank) best = p; });
-    return best.seat;
+    const k = trickWinner(ranks, plays.map(function (p) { return p.code; }));
+    return k < 0 ? null : plays[k].seat;
   }
 
   // Each trick after a complete one is led by its winner, unless a leader was chosen by
@@ -288,6 +298,7 @@
     });
   });
   document.addEventListener("schreiber:swapped", function (evt) { init(evt.target); });
+  window.SchreiberCards = { trickWinner: trickWinner };   // for the tests: same as the referee's
   document.addEventListener("DOMContentLoaded", function () {
     init(document);
     // A page opened card by card starts at the trick being entered.

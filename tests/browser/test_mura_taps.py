@@ -5,6 +5,7 @@ server's answers take 300 ms and more."""
 from __future__ import annotations
 
 import contextlib
+import random
 import re
 from typing import Any
 
@@ -249,3 +250,22 @@ def test_without_javascript_the_counts_are_typed_or_stepped_and_recorded(browser
     assert stored(mura) == {"tricks": dict(zip(SEATS, TRICKS, strict=True)),
                             "figures": dict(zip(SEATS, FIGURES, strict=True))}
     context.close()
+
+
+def test_the_phones_trick_winner_is_the_referees_on_random_tricks(browser, live_server, mura):
+    page = open_phone(browser, live_server, mura, "en-GB", "?mode=cards")
+    ranks = page.locator("#deal-form").get_attribute("data-trick-ranks").split()
+    pack = MURA_RULES.card_pack
+    rng = random.Random(23)
+    tricks = [rng.sample(pack.cards, 4) for _ in range(5000)]
+    # same suit led often enough: half of the tricks follow the suit led where they can
+    for cards in tricks[::2]:
+        led = [c for c in pack.cards if c.suit == cards[0].suit and c not in cards]
+        cards[1:3] = rng.sample(led, 2)
+    phone = page.evaluate("([ranks, tricks]) => tricks.map("
+                          "t => window.SchreiberCards.trickWinner(ranks, t))",
+                          [ranks, [[c.code for c in cards] for cards in tricks]])
+    referee = [int(trick_winner([(str(k), c) for k, c in enumerate(cards)])[0])
+               for cards in tricks]
+    assert phone == referee
+    assert len(set(phone)) == 4  # every position wins some trick
