@@ -12,7 +12,8 @@
 // The number pad ([data-number-pad]) does the same for counts: it fills the form's
 // input[data-pad] fields in order, one tap a number; a tap on a field makes it the active
 // one. Fields the form fills in itself (a placeholder: the last player's tricks from the
-// remainder) are skipped. Without JavaScript the fields are typed in.
+// remainder) are skipped; a field can offer only the numbers another field's value allows
+// (data-pad-range-by, the pad's data-pad-ranges). Without JavaScript the fields are typed in.
 (function () {
   "use strict";
   const chosen = new WeakMap();      // form -> the slot tapped by hand
@@ -205,13 +206,25 @@
       return !f.disabled && f.value === "" && f.placeholder === "";
     }) || null;
   }
+  // A field whose numbers depend on another field's (data-pad-range-by): the pad's
+  // data-pad-ranges maps that field's value (typed, or filled in by the form) to [min, max].
+  function padRange(pad, field) {
+    const by = field.dataset.padRangeBy && field.form.elements[field.dataset.padRangeBy];
+    if (!by) return null;
+    let ranges;
+    try { ranges = JSON.parse(pad.dataset.padRanges || "{}"); } catch (e) { return null; }
+    const range = ranges[by.value.trim() || by.placeholder];
+    return Array.isArray(range) ? range : null;
+  }
   function padRefresh(form) {
     const pad = padOf(form);
     if (!pad || !pad.dataset.ready) return;
     const target = padTarget(form);
     padFields(form).forEach(function (f) { f.classList.toggle("pad-active", f === target); });
-    const max = target && target.max !== "" ? +target.max : Infinity;
-    const min = target && target.min !== "" ? +target.min : 0;
+    let max = target && target.max !== "" ? +target.max : Infinity;
+    let min = target && target.min !== "" ? +target.min : 0;
+    const range = target && padRange(pad, target);
+    if (range) { min = range[0]; max = range[1]; }
     pad.querySelectorAll("button[data-number]").forEach(function (b) {
       const n = +b.dataset.number;
       b.hidden = n > max || n < min;
