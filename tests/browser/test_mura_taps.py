@@ -135,7 +135,7 @@ def in_view(page: Any, locator: Any) -> None:
     assert box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 1, (box, bar)
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "hu-HU"])
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE", "hu-HU"])
 def test_card_by_card_the_next_leader_is_known_at_once_and_a_trick_needs_no_scrolling(
         browser, live_server, mura, locale):
     page = open_phone(browser, live_server, mura, locale, "?mode=cards")
