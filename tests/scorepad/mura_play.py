@@ -11,9 +11,11 @@ from referee.mura import MURA_RULES, check_cards, parse_trick_cards, trick_winne
 PACK = MURA_RULES.card_pack
 
 
-def play(seats: list[str], seed: int, leader: str | None = None) -> list[dict[str, Any]]:
-    """Shuffle, deal eight cards each and play: the leader leads its highest card, the
-    others follow suit with their lowest card of it if they can, else their lowest card.
+def play(seats: list[str], seed: int, leader: str | None = None,
+         lead_low: bool = False) -> list[dict[str, Any]]:
+    """Shuffle, deal eight cards each and play: the leader leads its highest card (its
+    lowest with ``lead_low``, so that tricks change hands more often), the others follow
+    suit with their lowest card of it if they can, else their lowest card.
     Returns ``trick_cards`` as the API takes it; the referee finds it legal."""
     cards = list(PACK.cards)
     random.Random(seed).shuffle(cards)
@@ -30,7 +32,7 @@ def play(seats: list[str], seed: int, leader: str | None = None) -> list[dict[st
         for p in seats[start:] + seats[:start]:
             hand = hands[p]
             if not plays:
-                card = min(hand, key=rank)
+                card = max(hand, key=rank) if lead_low else min(hand, key=rank)
             else:
                 led = plays[0][1].suit
                 follow = [c for c in hand if c.suit == led]

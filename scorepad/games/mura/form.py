@@ -3,6 +3,7 @@ its live check."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from referee import tally
-from referee.mura import first_leader
+from referee.mura import MURA_RULES, MuraRules, check_counts, first_leader
 from referee.violations import RuleError
 
 from ...cardnames import card_name, pack_choices
@@ -46,6 +47,28 @@ SESSION_LINE_TEMPLATE = f"scorepad/_session_line_{NAME}.html"
 MONEY_RULES_TEMPLATE = "scorepad/_money_rules_mura.html"
 #: Counts (the default) or card by card.
 MODES = ("", "cards")
+
+
+def _figures_by_tricks(rules: MuraRules = MURA_RULES) -> dict[int, tuple[int, int]]:
+    """For each number of tricks, the fewest and the most figures a player can have taken
+    with them, as the referee judges a player's counts (asked of it, not retyped)."""
+    seats = [str(i) for i in range(rules.players)]
+    out = {}
+    for t in range(rules.tricks_per_deal + 1):
+        fine = [f for f in range(rules.max_figures_total + 1)
+                if not any(v.player == seats[0] for v in
+                           check_counts(seats, {seats[0]: t}, {seats[0]: f}, rules).violations)]
+        out[t] = (min(fine), max(fine))
+    return out
+
+
+#: What the phone needs to know of the rules, from the referee (static/cardpicker.js):
+#: the ranks from high to low (the best card of the suit led takes a trick, no trumps:
+#: the next leader is known the moment a trick is complete), the numbers of the pad the
+#: counts are tapped on, and the figures it offers for each number of tricks.
+PHONE_RULES = {"trick_ranks": " ".join(MURA_RULES.card_pack.ranks),
+               "pad_numbers": range(MURA_RULES.max_figures_total + 1),
+               "pad_ranges": json.dumps(_figures_by_tricks(), separators=(",", ":"))}
 
 
 def recorded_message(number: int) -> str:
@@ -211,7 +234,7 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     names = loaded.names
     seats = list(names.by_id.values())
     context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode,
-                               "game_form": FORM_PART}
+                               "game_form": FORM_PART, **PHONE_RULES}
     if mode == "cards":
         return context | _cards_context(names, post, submitted, _dealer_of(loaded, number))
     entry = counts_entry(post, seats)
