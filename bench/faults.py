@@ -466,7 +466,7 @@ def replay_mismatches(session: Any) -> list[str]:
     from referee.rules import mulatschak_rules
     from referee.session import replay
     from scorepad import services
-    from scorepad.games import mulatschak
+    from scorepad.games.mulatschak.play import game_json, outcome_to_json, state_to_json
 
     out = []
     session.refresh_from_db()
@@ -476,13 +476,13 @@ def replay_mismatches(session: Any) -> list[str]:
                    [deal_from_dict(r.data) for r in rows])
     if fresh.illegal is not None:
         out.append(f"a stored deal is illegal now: {fresh.illegal}")
-    if session.state != mulatschak.state_to_json(fresh.state):
+    if session.state != state_to_json(fresh.state):
         out.append("stored state differs from the replay")
     if list(session.finished_games.order_by("number").values_list("summary", flat=True)) != [
-            mulatschak.game_json(g) for g in fresh.state.games]:
+            game_json(g) for g in fresh.state.games]:
         out.append("finished games differ from the replay")
     for row, outcome in zip(rows, fresh.outcomes, strict=False):
-        if row.result != mulatschak.outcome_to_json(outcome):
+        if row.result != outcome_to_json(outcome):
             out.append(f"deal {row.number}: stored result differs from the replay")
     with transaction.atomic():
         if services.session_replay(session=session):

@@ -10,7 +10,7 @@ from referee.deal import deal_from_dict
 from referee.rules import mulatschak_rules
 from referee.session import replay
 from scorepad import services
-from scorepad.games import mulatschak
+from scorepad.games.mulatschak.play import game_json, outcome_to_json, state_to_json
 from scorepad.models import Deal, Group, Membership, Session
 
 SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
@@ -80,11 +80,11 @@ def assert_scores_like_a_fresh_replay(session: Session, preset: str) -> list[Dea
     fresh = replay(mulatschak_rules(preset, session.rules), services.Names.of(session).seats,
                    str(session.first_dealer_id), [deal_from_dict(r.data) for r in rows])
     assert fresh.illegal is None
-    assert session.state == mulatschak.state_to_json(fresh.state)
+    assert session.state == state_to_json(fresh.state)
     assert list(session.finished_games.values_list("summary", flat=True)) == [
-        mulatschak.game_json(g) for g in fresh.state.games]  # a row per finished game
+        game_json(g) for g in fresh.state.games]  # a row per finished game
     for row, outcome in zip(rows, fresh.outcomes, strict=True):
-        assert row.result == mulatschak.outcome_to_json(outcome)
+        assert row.result == outcome_to_json(outcome)
     return rows
 
 

@@ -21,11 +21,17 @@ from rest_framework.authtoken.models import Token
 
 from scorepad import services
 
+from ..strength import PROFILE
 from .factories import group_with, member, played, record, session_at, user
 
 pytestmark = pytest.mark.django_db
 
 ROLES = ("owner", "editor", "viewer")
+#: Who asks each URL, in turn: under ``ci`` both members of every role; under ``dev`` the
+#: first owner (who fills the caches), a second owner (the same role) and the first editor
+#: and viewer (the other roles), so every URL is still asked across roles and within one.
+ASKERS = ([(role, i) for role in ROLES for i in (0, 1)] if PROFILE == "ci"
+          else [("owner", 0), ("owner", 1), ("editor", 0), ("viewer", 0)])
 
 #: what differs from answer to answer by design, whoever asks
 PER_ANSWER = [
@@ -117,15 +123,16 @@ def _ask(who: Any, url: str, language: str) -> Any:
 
 @pytest.mark.parametrize("language", ["de"])
 def test_every_answer_to_a_member_equals_a_fresh_render_for_that_member(people, language):
-    """Every member asks in turn, each after the others have filled the caches (the
-    second owner right after the first, and so on), then each again with every cache
-    emptied before."""
-    askers = [who for role in ROLES for who in people["people"][role]]
+    """Every member (ASKERS) asks in turn, each after the others have filled the caches
+    (the second owner right after the first, and so on), then each but the first again
+    with every cache emptied before."""
+    askers = [people["people"][role][i] for role, i in ASKERS]
     differences = []
     for url in _urls(people):
         _cleared()
         reused = [_ask(who, url, language) for who in askers]
-        for who, answer in zip(askers, reused, strict=True):
+        # the first asker met emptied caches: that answer already is a fresh render
+        for who, answer in list(zip(askers, reused, strict=True))[1:]:
             _cleared()
             fresh = _ask(who, url, language)
             assert answer.status_code == fresh.status_code, (url, who.username)

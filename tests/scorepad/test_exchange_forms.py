@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from scorepad import services
-from scorepad.games import mulatschak
+from scorepad.games.mulatschak.form import DealEntry, form_values
 from scorepad.models import Deal
 
 from .factories import EVEN, SEATS, group_with, played, record
@@ -143,6 +143,6 @@ def test_a_deal_stored_with_the_old_exchanged_map_loads_replays_and_shows(salzbu
     assert 'name="x_1" min="0" max="5" inputmode="numeric" value="1"' in page
     assert phone.get(f"/api/v1/sessions/{salzburg.pk}/deals/1/").json()["deal"][
         "exchanged"] == {"Anna": 2, "Bert": 1}
-    assert mulatschak.DealEntry(
-        mulatschak.form_values(names.deal_names(Deal.objects.get(number=1).data),
-                               SEATS)[0], SEATS).as_deal()["exchanged"] == {"Anna": 2, "Bert": 1}
+    assert DealEntry(
+        form_values(names.deal_names(Deal.objects.get(number=1).data), SEATS)[0],
+        SEATS).as_deal()["exchanged"] == {"Anna": 2, "Bert": 1}

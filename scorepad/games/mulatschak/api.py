@@ -46,8 +46,7 @@ from ...fields import (
     UniqueNamesField,
 )
 from ...messages import input_error_message
-from . import CallIn, DealIn
-from .shapes import MulatschakRulesField
+from .shapes import CallIn, DealIn, MulatschakRulesField
 
 # --- shapes -----------------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ from ..disputes import (
     seat_index,
     slots,
 )
-from . import MULI_NAMES, session_rules
+from .play import MULI_NAMES, session_rules
 
 GAME = "mulatschak"
 #: The house rules the stand-alone page offers, by question: those that change its answer.
