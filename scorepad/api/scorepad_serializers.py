@@ -23,6 +23,9 @@ from scorepad.fields import (
     PASSWORD_MIN,
     NameField,
     RulesSpecField,
+    SessionDateField,
+    SessionNameField,
+    SessionNoteField,
     Shape,
     StrictCharField,
     StrictIntegerField,
@@ -223,6 +226,11 @@ def _seats_by_game() -> dict[str, Any]:
     return {"oneOf": options}
 
 
+NAME_HELP = ("what the table calls the evening; blanks are folded, \"\" or null: no name")
+DATE_HELP = "the evening's day (default: the day the session was started, local time)"
+NOTE_HELP = "anything to remember about the evening, several lines; \"\" or null: none"
+
+
 class SessionIn(Shape):
     schema_extra = {"allOf": [_seats_by_game(), money_schema(digits=STAKE_DIGITS, optional=True)]}
 
@@ -233,10 +241,25 @@ class SessionIn(Shape):
     dealer = NameField(required=False, allow_null=True)
     stake = StrictCharField(required=False, allow_null=True, max_length=40)
     currency = StrictCharField(required=False, allow_null=True, max_length=3)
+    name = SessionNameField(allow_null=True, help_text=NAME_HELP)
+    date = SessionDateField(allow_null=True, help_text=DATE_HELP)
+    note = SessionNoteField(allow_null=True, help_text=NOTE_HELP)
 
 
 class SessionPatchIn(Shape):
-    status = serializers.ChoiceField(Session.Status.values)
+    """Any of a session's status, name, date and note: the ones given change."""
+
+    schema_extra = {"minProperties": 1}
+
+    status = serializers.ChoiceField(Session.Status.values, required=False)
+    name = SessionNameField(allow_null=True, help_text=NAME_HELP)
+    date = SessionDateField(help_text=DATE_HELP)
+    note = SessionNoteField(allow_null=True, help_text=NOTE_HELP)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            raise serializers.ValidationError(_("give a status, a name, a date or a note"))
+        return attrs
 
 
 def _session_fields(game: games.Game) -> dict[str, Any]:
@@ -249,6 +272,9 @@ def _session_fields(game: games.Game) -> dict[str, Any]:
         "seats": serializers.ListField(child=serializers.CharField()),
         "first_dealer": serializers.CharField(),
         "status": serializers.CharField(),
+        "name": serializers.CharField(allow_blank=True, help_text="\"\": no name"),
+        "date": serializers.DateField(help_text="the evening's day"),
+        "note": serializers.CharField(allow_blank=True, help_text="\"\": no note"),
         "created_at": utc_datetime(),
         "closed_at": utc_datetime(allow_null=True),
         "scoreboard": game.BOARD_OUT(),

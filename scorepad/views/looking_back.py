@@ -40,9 +40,9 @@ def _filtered(group_sessions: Any, form: HistoryFilter) -> Any:
     if valid.get("player"):
         group_sessions = group_sessions.filter(seats__player_id=valid["player"])
     if valid.get("since"):
-        group_sessions = group_sessions.filter(created_at__date__gte=valid["since"])
+        group_sessions = group_sessions.filter(date__gte=valid["since"])
     if valid.get("until"):
-        group_sessions = group_sessions.filter(created_at__date__lte=valid["until"])
+        group_sessions = group_sessions.filter(date__lte=valid["until"])
     return group_sessions
 
 
@@ -60,10 +60,10 @@ def group_sessions(request: HttpRequest, group_id: int) -> HttpResponse:
     players = list(group.players.order_by("name"))
     form = HistoryFilter(request.GET or None, players)
     sessions = _filtered(Session.objects.filter(group=group), form).order_by(
-        "-created_at", "-id")
+        "-date", "-created_at", "-id")
     page = Paginator(sessions, PER_PAGE).get_page(request.GET.get("page"))
     records = stats.load(Session.objects.filter(pk__in=[s.pk for s in page.object_list])
-                         .order_by("-created_at", "-id"))
+                         .order_by("-date", "-created_at", "-id"))
     context = {
         "group": group,
         "form": form,

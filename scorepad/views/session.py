@@ -19,7 +19,7 @@ from .. import games, services
 from ..access import READ, WRITE, WRITERS, pk_of, poll_row, session_for, visible_groups
 from ..cache import grants
 from ..cache.answers import client_has, etag_for, polled
-from ..forms import MAX_SEATS, SessionForm
+from ..forms import MAX_SEATS, SessionForm, about_form
 from ..loaded import Loaded
 from ..messages import input_error_message
 from ..models import Membership, Session
@@ -85,7 +85,7 @@ def session_list(request: HttpRequest) -> HttpResponse:
     rows = (
         Session.objects.filter(group__in=visible_groups(request.user))
         .select_related("group")
-        .order_by("-created_at")[:100]
+        .order_by("-date", "-created_at", "-id")[:100]
     )
     return render(request, "scorepad/session_list.html", {"sessions": rows})
 
@@ -158,6 +158,28 @@ def session_status(request: HttpRequest, session_id: int) -> HttpResponse:
     except services.InputError as e:
         messages.error(request, input_error_message(e))
     return redirect("scorepad:session", session_id=session.pk)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def session_about(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Name, date and note of the session (its page has the same form): saved, back to
+    the session; refused, this page again with each problem at its field (status 200)."""
+    session = session_for(request.user, session_id, WRITE)
+    form = about_form(session, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.session_describe(session=session, **form.cleaned_data)
+        except services.InputError as e:
+            for problem in e.problems:
+                target = problem.field if problem.field in form.fields else None
+                form.add_error(target, input_error_message(problem))
+        else:
+            messages.success(request, _("Saved."))
+            return redirect(reverse("scorepad:session", kwargs={"session_id": session.pk})
+                            + "#about")
+    return render(request, "scorepad/session_about.html",
+                  {"session": session, "about_form": form})
 
 
 @login_required
