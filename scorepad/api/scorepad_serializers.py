@@ -429,6 +429,26 @@ class PlayerStatsOut(FiguresOut):  # type: ignore[valid-type,misc]
                   "every group you are a member of (as GET /api/v1/me/stats).")
 
 
+class RatingOut(Shape):
+    player = serializers.CharField(help_text="the player's name on the group's roster")
+    player_id = serializers.IntegerField()
+    rating = serializers.FloatField(help_text="μ − 3σ, two places: 0 before any game")
+    games = serializers.IntegerField(help_text="finished games rated in the season")
+    trend = serializers.FloatField(help_text="the rating's change over the player's last "
+                                             "five games (positive: rising)")
+    mu = serializers.FloatField(help_text="the model's estimate of the player's skill")
+    sigma = serializers.FloatField(help_text="its uncertainty")
+
+
+class RatingsOut(Shape):
+    game = serializers.CharField(help_text="the game family")
+    model = serializers.CharField(help_text="the library and model used")
+    since = serializers.DateField(allow_null=True,
+                                  help_text="the season's first day; null: all time")
+    games = serializers.IntegerField(help_text="finished games rated")
+    ratings = RatingOut(many=True)
+
+
 # --- export and import -------------------------------------------------------------------------
 
 

@@ -52,6 +52,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/watch-link", session_views.watch_link, name="watch_link"),
     path("players/<int:player_id>/stats", stats_views.player_stats, name="player_stats"),
     path("me/stats", stats_views.my_stats, name="my_stats"),
+    path("groups/<int:group_id>/ratings", stats_views.group_ratings, name="group_ratings"),
     path("sessions/<int:session_id>/export", ex.session_export, name="session_export"),
     path("sessions/import", ex.session_import, name="session_import"),
     path("groups/<int:group_id>/export", ex.group_export, name="group_export"),

@@ -154,6 +154,7 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:my_stats": [("get", None, API_LOGGED_IN)],
     "api:watch_link": [("post", None, row(401, 404, 403, 200, 200))],
     "api:watch_scoreboard": [("get", None, EVERYONE_200)],
+    "api:group_ratings": [("get", None, API_MEMBERS)],
     "api:session_export": [("get", None, API_MEMBERS)],
     "api:group_export": [("get", None, API_MEMBERS)],
     # a fresh copy of the session's file per persona (a repeat would be a duplicate)

@@ -254,6 +254,12 @@ def play_a_session(api: Checked, member: Checked, other: Checked, game: str) -> 
     fresh = api.call("post", "/api/v1/groups/", {"name": f"Copy {game}"}, status=201).json()
     api.call("post", f"/api/v1/groups/{fresh['id']}/import", group_file, status=201)
     api.call("patch", f"{base}/", {"status": "closed"})
+    api.call("patch", f"{base}/", {"name": "Kirtag", "date": "2025-11-23", "note": "a\nb"})
+    api.call("patch", f"{base}/", {"date": "23.11.2025"}, status=400)
+    api.call("get", f"/api/v1/groups/{g}/ratings?game={game}")
+    api.call("get", f"/api/v1/groups/{g}/ratings?game={game}&since=2025-01-01")
+    api.call("get", f"/api/v1/groups/{g}/ratings?since=soon", status=400)
+    other.call("get", f"/api/v1/groups/{g}/ratings", status=404)
     api.call("post", f"{base}/deals/", deals["legal"], status=409)
     api.call("delete", f"/api/v1/groups/{g}/members/", {"username": "zora"}, status=204)
 

@@ -64,6 +64,7 @@ from ..base import (
     GameRules,
     Money,
     inferred,
+    places,
     rate,
     stake_of,
     step,
@@ -704,6 +705,14 @@ def won_games(record: SessionRecord) -> dict[str, int]:
         for w in winners:
             won[w] = won.get(w, 0) + 1
     return won
+
+
+def placings(record: SessionRecord) -> list[dict[str, int]]:
+    """Each finished game's places (the ratings, docs/rules.md "Ratings"): its winners
+    first, then the others by their final score, the lowest first (scores count down);
+    equal scores share a place."""
+    return [places({p: (p not in winners, score) for p, score in final.items()})
+            for final, winners in finished_games(record)]
 
 
 def session_points(pid: str, record: SessionRecord) -> int:

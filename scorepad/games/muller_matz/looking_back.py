@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ...loaded import Names, SessionRecord
-from ..base import Column, rate
+from ..base import Column, places, rate
 
 if TYPE_CHECKING:
     from ...models import Deal
@@ -65,6 +65,20 @@ def stats_contract(acc: dict[str, Any]) -> dict[str, int]:
 def won_games(record: SessionRecord) -> None:
     """Not part of the groups' chart of games won (that one counts Mulatschak games)."""
     return None
+
+
+def placings(record: SessionRecord) -> list[dict[str, int]]:
+    """Every recorded game is a finished game for the ratings (docs/rules.md "Ratings"):
+    its finishing order where it was recorded, else the loser last and the others
+    sharing the first place."""
+    out = []
+    for d in record.deals:
+        order = list(d.result.get("order") or [])
+        if order:
+            out.append(places({p: order.index(p) for p in record.seats}))
+        else:
+            out.append(places({p: p == d.result["loser"] for p in record.seats}))
+    return out
 
 
 def session_points(pid: str, record: SessionRecord) -> None:
