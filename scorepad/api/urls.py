@@ -4,7 +4,7 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import account_views, group_views, referee_views, session_views, stats_views
+from . import account_views, card_views, group_views, referee_views, session_views, stats_views
 from . import import_export_views as ex
 
 app_name = "api"
@@ -58,4 +58,6 @@ urlpatterns = [
     path("groups/<int:group_id>/export", ex.group_export, name="group_export"),
     path("groups/<int:group_id>/import", ex.group_import, name="group_import"),
     path("watch/<token:token>/scoreboard", session_views.watch_scoreboard, name="watch_scoreboard"),
+    path("sessions/<int:session_id>/card.png", card_views.session_card, name="session_card"),
+    path("watch/<token:token>/card.png", card_views.watch_card, name="watch_card"),
 ]

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import games, services
+from .. import card, games, services
 from ..access import READ, WRITE, WRITERS, pk_of, poll_row, session_for, visible_groups
 from ..cache import grants
 from ..cache.answers import client_has, etag_for, polled
@@ -243,6 +243,27 @@ def watch_board(request: HttpRequest, token: str) -> HttpResponse:
     return polled(request, etag_for(*found, *parts), build, secret_url=True,
                   force=fast is None and grants.PARAM in request.GET,
                   finish=lambda body: grants.fill(body, grant))
+
+
+# --- the evening's card ---------------------------------------------------------------
+
+
+@login_required
+@require_safe
+def card_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The evening's card to share (README.md, "The evening's card"): the picture, a
+    *Share the evening* button (the phone's share sheet with the picture where it takes
+    files, else a download), the picture to download, and the same words as text."""
+    session = session_for(request.user, session_id, READ)
+    words = card.content(session)
+    url = reverse("api:session_card", kwargs={"session_id": session.pk})
+    lang = f"lang={request.LANGUAGE_CODE}"
+    return render(request, "scorepad/card.html", {
+        "session": session, "text": card.text(words), "title": words.title,
+        "light_url": f"{url}?{lang}", "dark_url": f"{url}?theme=dark&{lang}",
+        "filename": card.filename(session),
+        "lines": card.text(words).count("\n") + 1,
+    })
 
 
 # --- money --------------------------------------------------------------------------------

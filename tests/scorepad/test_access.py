@@ -63,6 +63,7 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:session_about": [("get", None, PAGE_WRITERS_200),
                                ("post", {"name": "{persona}", "date": "2025-11-23"},
                                 PAGE_WRITERS)],
+    "scorepad:session_card": [("get", None, PAGE_MEMBERS)],
     "scorepad:session_history": [("get", None, PAGE_MEMBERS)],
     "scorepad:settlement": [("get", None, PAGE_MEMBERS)],
     "scorepad:group_sessions": [("get", None, PAGE_MEMBERS)],
@@ -155,6 +156,8 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:watch_link": [("post", None, row(401, 404, 403, 200, 200))],
     "api:watch_scoreboard": [("get", None, EVERYONE_200)],
     "api:group_ratings": [("get", None, API_MEMBERS)],
+    "api:watch_card": [("get", None, EVERYONE_200)],
+    "api:session_card": [("get", None, API_MEMBERS)],
     "api:session_export": [("get", None, API_MEMBERS)],
     "api:group_export": [("get", None, API_MEMBERS)],
     # a fresh copy of the session's file per persona (a repeat would be a duplicate)

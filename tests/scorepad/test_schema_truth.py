@@ -238,8 +238,12 @@ def play_a_session(api: Checked, member: Checked, other: Checked, game: str) -> 
     api.call("get", f"{base}/")
     token = api.call("post", f"{base}/watch-link").json()["token"]
     Checked(api.schema).call("get", f"/api/v1/watch/{token}/scoreboard")
+    Checked(api.schema).call("get", f"/api/v1/watch/{token}/card.png?theme=dark")
+    api.call("get", f"{base}/card.png?lang=hu")
+    other.call("get", f"{base}/card.png", status=404)
     api.call("delete", f"{base}/watch-link", status=204)
     Checked(api.schema).call("get", f"/api/v1/watch/{token}/scoreboard", status=404)
+    Checked(api.schema).call("get", f"/api/v1/watch/{token}/card.png", status=404)
     api.call("get", f"/api/v1/players/{anna['id']}/stats")
     api.call("get", "/api/v1/me/stats")
     other.call("get", f"{base}/", status=404)

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from referee import tally
 from referee.violations import RuleError
@@ -90,6 +90,23 @@ def placings(record: SessionRecord) -> list[dict[str, int]]:
     per_mura = zeros_per_mura(record.session)
     return [places({p: Fraction(mura) + Fraction(zeros, per_mura)
                     for p, (mura, zeros) in totals(record).items()})]
+
+
+def card(record: SessionRecord) -> dict[str, Any]:
+    """The evening's card (scorepad/card.py): the players by penalty points, the fewest
+    first (as the settlement counts them), with their mura and zeros."""
+    figures = totals(record)
+    per_mura = zeros_per_mura(record.session)
+    order = sorted(record.seats, key=lambda p: (Fraction(figures[p][0])
+                                                + Fraction(figures[p][1], per_mura)))
+    standings = [{"player": p,
+                  "figure": ngettext("%(n)s mura", "%(n)s mura", figures[p][0])
+                  % {"n": figures[p][0]},
+                  "detail": ngettext("%(n)s zero", "%(n)s zeros", figures[p][1])
+                  % {"n": figures[p][1]}} for p in order]
+    return {"standings": standings,
+            "facts": [ngettext("%(n)s deal", "%(n)s deals", len(record.deals))
+                      % {"n": len(record.deals)}]}
 
 
 def session_points(pid: str, record: SessionRecord) -> None:
