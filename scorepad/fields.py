@@ -196,6 +196,44 @@ class NameField(StrictCharField):
         super().__init__(**kwargs)
 
 
+#: Free text (a session's name or note): anything but hidden characters; blanks are
+#: allowed anywhere (the services fold or trim them).
+TEXT_PATTERN = f"^[^{_HIDDEN}]*$"
+#: What a session's name and note hold at most (after their blanks are folded or trimmed).
+MAX_SESSION_NAME = 80
+MAX_SESSION_NOTE = 2000
+
+
+class _ServiceChecked(serializers.Field):  # type: ignore[type-arg]
+    """A value the services check and word themselves (coded errors, translated at the
+    edge), passed on as it came; its schema says what they take."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+@extend_schema_field({"type": "string", "maxLength": MAX_SESSION_NAME, "pattern": TEXT_PATTERN})
+class SessionNameField(_ServiceChecked):
+    """A session's name (``services.clean_session_name``); "" or null: no name."""
+
+
+@extend_schema_field({"type": "string", "maxLength": MAX_SESSION_NOTE, "pattern": TEXT_PATTERN})
+class SessionNoteField(_ServiceChecked):
+    """A session's note (``services.clean_session_note``); "" or null: no note."""
+
+
+@extend_schema_field({"type": "string", "format": "date"})
+class SessionDateField(_ServiceChecked):
+    """A session's day as ``YYYY-MM-DD`` (``services.clean_session_date``)."""
+
+
 class AsStored(Shape):
     """An output of something stored as JSON: the keys it has, never one it lacks (DRF
     would answer a missing nullable field as null)."""

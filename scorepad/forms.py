@@ -33,6 +33,24 @@ class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=40)
 
 
+class SessionAboutForm(forms.Form):
+    """A session's name, date and note as typed; the services check them
+    (``services.session_describe``), so every field is plain text here."""
+
+    name = forms.CharField(label=_("Name of the evening"), required=False, strip=False)
+    date = forms.CharField(label=_("Date"), required=False,
+                           widget=forms.DateInput(attrs={"type": "date"}))
+    note = forms.CharField(label=_("Note"), required=False, strip=False,
+                           widget=forms.Textarea(attrs={"rows": 3}))
+
+
+def about_form(session: Any, data: Any = None) -> SessionAboutForm:
+    """The form of the session's name, date and note, filled with what it has (or
+    ``data``, as typed)."""
+    initial = {"name": session.name, "date": session.date.isoformat(), "note": session.note}
+    return SessionAboutForm(data, initial=initial, auto_id="about_%s")
+
+
 class SessionForm(forms.Form):
     """Start a session: group, preset, house rules, seats in clockwise order, first dealer."""
 

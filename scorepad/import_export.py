@@ -148,6 +148,9 @@ def session_json(session: Session, names: services.Names | None = None) -> dict[
         "stake": None if session.stake is None else str(stake_of(session)),
         "currency": session.currency or None,
         "status": session.status,
+        "name": session.name,
+        "date": session.date.isoformat(),
+        "note": session.note,
         "created_at": _when(session.created_at),
         "closed_at": _when(session.closed_at),
         "deals": [
@@ -445,6 +448,7 @@ def _import_session(obj: Any, path: str, ctx: _Context, problems: _Problems) -> 
     closed_at = _time(body.get("closed_at"), _join(path, "closed_at"), problems, null=True)
     deals = _must_list(body.get("deals"), _join(path, "deals"), problems, MAX_DEALS)
     history = _must_list(body.get("history"), _join(path, "history"), problems, MAX_EVENTS)
+    about = _about(body, path, problems)  # files from before these fields have none
     if len(problems.items) > before:
         return
     assert seats is not None and deals is not None and history is not None
@@ -466,10 +470,28 @@ def _import_session(obj: Any, path: str, ctx: _Context, problems: _Problems) -> 
     ctx.made.append(session)
     _replay_deals(session, deals, _join(path, "deals"), problems)
     _import_history(session, history, _join(path, "history"), ctx, problems)
+    assert created_at is not None
     Session.objects.filter(pk=session.pk).update(
         uid=uid, status=status, created_at=created_at,
         closed_at=closed_at if status == Session.Status.CLOSED else None,
+        **({"date": timezone.localdate(created_at)} | about),
     )
+
+
+def _about(body: dict[str, Any], path: str, problems: _Problems) -> dict[str, Any]:
+    """The session's name, date and note as the file gives them (each optional), checked
+    as the services check them."""
+    about: dict[str, Any] = {}
+    for key, clean in (("name", services.clean_session_name),
+                       ("date", services.clean_session_date),
+                       ("note", services.clean_session_note)):
+        if body.get(key) is None:
+            continue
+        try:
+            about[key] = clean(body[key])
+        except services.InputError as e:
+            problems.input_error(path, e)
+    return about
 
 
 def _uid(value: Any, path: str, problems: _Problems) -> uuid.UUID:

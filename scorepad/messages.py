@@ -166,6 +166,7 @@ INPUT_ERRORS: dict[str, Any] = {
     ),
     "card_or_pick_up": _('give either a card or "pick_up": true'),
     "too_short": _("must name at least {min}"),
+    "not_date": _("must be a date like 2025-11-23"),
 }
 
 CONFLICTS: dict[str, Any] = {

@@ -14,7 +14,10 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from .fields import MAX_SESSION_NAME, MAX_SESSION_NOTE
 
 
 class Group(models.Model):
@@ -117,6 +120,13 @@ class Session(models.Model):
     #: Names the session in export files: importing the same file twice into a group is
     #: refused (a copy in another group keeps the uid).
     uid = models.UUIDField(default=uuid.uuid4, editable=False)
+    #: What the table calls the evening ("Kirtag at Hofer's"); blank: no name.
+    name = models.CharField(_("name"), max_length=MAX_SESSION_NAME, blank=True, default="")
+    #: The evening's day: the day it was started (local time) unless somebody says
+    #: otherwise. The lists, the statistics' seasons and the ratings go by it.
+    date = models.DateField(_("date"), default=timezone.localdate)
+    #: Anything the table wants to remember about the evening, several lines.
+    note = models.TextField(_("note"), max_length=MAX_SESSION_NOTE, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -125,7 +135,7 @@ class Session(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} {self.created_at:%Y-%m-%d}"
+        return self.name or f"{self.get_game_display()} {self.date:%Y-%m-%d}"
 
 
 class Seat(models.Model):

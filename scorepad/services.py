@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -43,7 +43,13 @@ from .errors import (
     ServiceError,
     flatten,
 )
-from .fields import MAX_NAME, StrictIntegerField, hidden_character
+from .fields import (
+    MAX_NAME,
+    MAX_SESSION_NAME,
+    MAX_SESSION_NOTE,
+    StrictIntegerField,
+    hidden_character,
+)
 from .games.base import RECENT_GAMES, named_transfer, stake_of
 from .ids import is_token
 from .loaded import Loaded, Names, last_number
@@ -286,12 +292,16 @@ def session_start(
     game: str | None = None,
     stake: str | None = None,
     currency: str | None = None,
+    name: Any = None,
+    date: Any = None,
+    note: Any = None,
 ) -> Session:
     """Start a session: rules frozen, players seated in the order of play (the
-    game's: clockwise or counter-clockwise), the first dealer, and an optional stake. With
-    ``group_name`` instead of a ``group``, a new group of ``user``'s is made for it. All
-    or nothing: a refusal leaves no group, no roster name and no session behind. No
-    ``game``: the registry's first (``games.default``)."""
+    game's: clockwise or counter-clockwise), the first dealer, and an optional stake,
+    name, date (today unless given) and note. With ``group_name`` instead of a ``group``,
+    a new group of ``user``'s is made for it. All or nothing: a refusal leaves no group,
+    no roster name and no session behind. No ``game``: the registry's first
+    (``games.default``)."""
     if game is None:
         game = games.default()
     if not isinstance(game, str) or game not in games.names():
@@ -303,6 +313,9 @@ def session_start(
         raise InputError("seats", f"seat {frozen.fewest} to {frozen.most} players",
                          "players_count", min=frozen.fewest, max=frozen.most)
     money = _stake(stake, currency)
+    about = {"name": clean_session_name(name), "note": clean_session_note(note)}
+    if date is not None:
+        about["date"] = clean_session_date(date)
     if group is None:
         group = group_create(user=user, name=group_name or "")
     players = _roster_players(group, seats, "seats")
@@ -315,12 +328,13 @@ def session_start(
         first = chosen
     return session_seat(group=group, game=the_game, preset=frozen.preset,
                         rules=frozen.params, players=players, dealer=first, money=money,
-                        user=user)
+                        user=user, about=about)
 
 
 def session_seat(*, group: Group, game: games.Game, preset: str, rules: dict[str, Any],
                  players: Sequence[Player], dealer: Player,
-                 money: tuple[Decimal, str] | None, user: Any) -> Session:
+                 money: tuple[Decimal, str] | None, user: Any,
+                 about: Mapping[str, Any] | None = None) -> Session:
     """The session's rows once everything is checked (``session_start``; a tournament's
     tables): the session with its frozen rules, its seats in order and its start state."""
     session = Session.objects.create(
@@ -332,6 +346,7 @@ def session_seat(*, group: Group, game: games.Game, preset: str, rules: dict[str
         stake=money[0] if money else None,
         currency=money[1] if money else "",
         created_by=_user(user),
+        **(about or {}),
     )
     Seat.objects.bulk_create(
         Seat(session=session, player=p, position=i) for i, p in enumerate(players)
@@ -369,6 +384,83 @@ STAKE_DIGITS = (Session._meta.get_field("stake").max_digits or 0) - (
 def _stake_too_large() -> InputError:
     return InputError("stake", f"must have at most {STAKE_DIGITS} digits before the "
                       "decimal point", "too_many_digits", digits=STAKE_DIGITS)
+
+
+def clean_session_name(value: object) -> str:
+    """A session's name as stored: blanks folded, nothing invisible; "" for none. Kept as
+    typed otherwise (it is no key: two sessions may share a name)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InputError("name", "must be text", "not_string")
+    code = hidden_character(value)
+    if code is not None:
+        raise InputError("name", f"must not contain invisible or control characters "
+                         f"({code})", "bad_character", char=code)
+    cleaned = " ".join(value.split())
+    if len(cleaned) > MAX_SESSION_NAME:
+        raise InputError("name", f"must be at most {MAX_SESSION_NAME} characters",
+                         "too_long", max=MAX_SESSION_NAME)
+    return cleaned
+
+
+def clean_session_note(value: object) -> str:
+    """A session's note as stored: its lines as typed (line ends made plain, blanks at
+    either end dropped), nothing invisible; "" for none."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InputError("note", "must be text", "not_string")
+    code = hidden_character(value)
+    if code is not None:
+        raise InputError("note", f"must not contain invisible or control characters "
+                         f"({code})", "bad_character", char=code)
+    cleaned = value.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if len(cleaned) > MAX_SESSION_NOTE:
+        raise InputError("note", f"must be at most {MAX_SESSION_NOTE} characters",
+                         "too_long", max=MAX_SESSION_NOTE)
+    return cleaned
+
+
+def clean_session_date(value: object) -> date:
+    """A session's day: a date, or its ISO text (``2025-11-23``)."""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    text = value.strip() if isinstance(value, str) else ""
+    try:
+        if len(text) == 10:  # YYYY-MM-DD, nothing shorter or longer that Python would take
+            return date.fromisoformat(text)
+    except ValueError:
+        pass
+    raise InputError("date", "must be a date like 2025-11-23", "not_date")
+
+
+def session_describe(*, session: Session, name: Any = UNCHANGED, date: Any = UNCHANGED,
+                     note: Any = UNCHANGED) -> Session:
+    """Give the session a name, a date and/or a note (the fields not given stay). Every
+    field is checked before anything is written: one InputError names each bad one. A
+    new version of the session (its pages show them; the ratings' seasons go by the
+    date)."""
+    changes: dict[str, Any] = {}
+    problems: list[FieldProblem] = []
+    for field, value, clean in (("name", name, clean_session_name),
+                                ("date", date, clean_session_date),
+                                ("note", note, clean_session_note)):
+        if value is UNCHANGED:
+            continue
+        try:
+            changes[field] = clean(value)
+        except InputError as e:
+            problems += e.problems
+    if problems:
+        raise InputError.of(problems)
+    if not changes:
+        return session
+    with transaction.atomic():
+        Session.objects.filter(pk=session.pk).update(**changes, version=F("version") + 1)
+        session.refresh_from_db()
+        versions.publish_version(session.pk, session.version)
+    return session
 
 
 def session_set_status(*, session: Session, status: str) -> Session:

@@ -239,7 +239,7 @@ def cumulative_wins(players: Sequence[Player], records: Sequence[SessionRecord]
         won = games.of(record.session).won_games(record)
         if won is None:
             continue
-        labels.append(_axis_date(record.session.created_at))
+        labels.append(axis_date(record.session.date))
         for p in players:
             series[p.name].append(series[p.name][-1] + won.get(str(p.pk), 0))
     return labels, series
@@ -255,14 +255,13 @@ def points_per_session(pid: str, records: Sequence[SessionRecord]) -> tuple[list
         points = games.of(record.session).session_points(pid, record)
         if points is None:
             continue
-        labels.append(_axis_date(record.session.created_at))
+        labels.append(axis_date(record.session.date))
         values.append(points)
     return labels, values
 
 
-def _axis_date(moment: Any) -> str:
+def axis_date(moment: Any) -> str:
     """A session's day on a chart axis, the language's way (23.11. / 23/11 / 11. 23.)."""
     from django.utils.formats import date_format
-    from django.utils.timezone import localtime
 
-    return date_format(localtime(moment), "MONTH_DAY_FORMAT")
+    return date_format(moment, "MONTH_DAY_FORMAT")

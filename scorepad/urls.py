@@ -39,6 +39,8 @@ pages = [
     path("sessions/<int:session_id>/deals/<int:number>/delete", corrections.deal_delete,
          name="deal_delete"),
     path("sessions/<int:session_id>/status", session.session_status, name="session_status"),
+    path("sessions/<int:session_id>/about", session.session_about, name="session_about"),
+    path("sessions/<int:session_id>/card", session.card_page, name="session_card"),
     path("sessions/<int:session_id>/history", corrections.session_history, name="session_history"),
     path("sessions/<int:session_id>/watch-link", session.watch_link, name="watch_link"),
     path("sessions/<int:session_id>/settlement", session.settlement_page,

@@ -191,6 +191,60 @@
     }
   });
 
+  // --- the evening's card: <button data-share-card="url" data-share-dark="url"> ----------
+  // The phone's share sheet with the picture where it takes files (canShare), else the
+  // picture is downloaded. The picture is fetched when the page opens, so that the tap
+  // still counts as the user's when the share sheet is asked for.
+  const cards = {};
+  function cardUrl(button) {
+    const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+    return dark && button.dataset.shareDark ? button.dataset.shareDark : button.dataset.shareCard;
+  }
+  function fetchCard(url) {
+    if (!cards[url]) {
+      cards[url] = fetch(url, { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok) throw new Error("card " + response.status);
+        return response.blob();
+      });
+      cards[url].catch(function () { delete cards[url]; });
+    }
+    return cards[url];
+  }
+  function download(blob, name) {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = name;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(function () { URL.revokeObjectURL(link.href); }, 30000);
+  }
+  document.addEventListener("click", async function (evt) {
+    const button = evt.target.closest("[data-share-card]");
+    if (!button) return;
+    evt.preventDefault();
+    let blob;
+    try { blob = await fetchCard(cardUrl(button)); } catch (e) { return; }
+    const name = button.dataset.filename || "schreiber.png";
+    const file = new File([blob], name, { type: "image/png" });
+    const source = button.dataset.textFrom && document.querySelector(button.dataset.textFrom);
+    if (navigator.canShare && navigator.share && navigator.canShare({ files: [file] })) {
+      try {
+        await navigator.share({ files: [file], title: button.dataset.title || "",
+                                text: source ? source.value : "" });
+        return;
+      } catch (e) {
+        if (e && e.name === "AbortError") return;  // the user closed the share sheet
+      }
+    }
+    download(blob, name);
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-share-card]").forEach(function (button) {
+      fetchCard(cardUrl(button)).catch(function () { /* fetched again on the tap */ });
+    });
+  });
+
   // --- a form sent back with errors: show the first one ---------------------------------
   function firstError() {
     const error = document.querySelector("main form .errorlist, main form .field-error");

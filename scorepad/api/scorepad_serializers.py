@@ -24,6 +24,9 @@ from scorepad.fields import (
     PASSWORD_MIN,
     NameField,
     RulesSpecField,
+    SessionDateField,
+    SessionNameField,
+    SessionNoteField,
     Shape,
     StrictCharField,
     StrictIntegerField,
@@ -244,6 +247,11 @@ def _seats_by_game() -> dict[str, Any]:
     return {"oneOf": options}
 
 
+NAME_HELP = ("what the table calls the evening; blanks are folded, \"\" or null: no name")
+DATE_HELP = "the evening's day (default: the day the session was started, local time)"
+NOTE_HELP = "anything to remember about the evening, several lines; \"\" or null: none"
+
+
 class SessionIn(Shape):
     # No ``game``: the registry's first; no ``rules``: the game's default rules.
 
@@ -254,6 +262,9 @@ class SessionIn(Shape):
     dealer = NameField(required=False, allow_null=True)
     stake = StrictCharField(required=False, allow_null=True, max_length=40)
     currency = StrictCharField(required=False, allow_null=True, max_length=3)
+    name = SessionNameField(allow_null=True, help_text=NAME_HELP)
+    date = SessionDateField(allow_null=True, help_text=DATE_HELP)
+    note = SessionNoteField(allow_null=True, help_text=NOTE_HELP)
 
     def get_fields(self) -> dict[str, Any]:
         fields: dict[str, Any] = super().get_fields()
@@ -265,7 +276,19 @@ class SessionIn(Shape):
 
 
 class SessionPatchIn(Shape):
-    status = serializers.ChoiceField(Session.Status.values)
+    """Any of a session's status, name, date and note: the ones given change."""
+
+    schema_extra = {"minProperties": 1}
+
+    status = serializers.ChoiceField(Session.Status.values, required=False)
+    name = SessionNameField(allow_null=True, help_text=NAME_HELP)
+    date = SessionDateField(help_text=DATE_HELP)
+    note = SessionNoteField(allow_null=True, help_text=NOTE_HELP)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs:
+            raise serializers.ValidationError(_("give a status, a name, a date or a note"))
+        return attrs
 
 
 def _session_fields(game: games.Game) -> dict[str, Any]:
@@ -278,6 +301,9 @@ def _session_fields(game: games.Game) -> dict[str, Any]:
         "seats": serializers.ListField(child=serializers.CharField()),
         "first_dealer": serializers.CharField(),
         "status": serializers.CharField(),
+        "name": serializers.CharField(allow_blank=True, help_text="\"\": no name"),
+        "date": serializers.DateField(help_text="the evening's day"),
+        "note": serializers.CharField(allow_blank=True, help_text="\"\": no note"),
         "created_at": utc_datetime(),
         "closed_at": utc_datetime(allow_null=True),
         "scoreboard": game.BOARD_OUT(),
@@ -439,6 +465,26 @@ class PlayerStatsOut(FiguresOut):
         required=False,
         help_text="Only when the player is linked to your own account: your figures over "
                   "every group you are a member of (as GET /api/v1/me/stats).")
+
+
+class RatingOut(Shape):
+    player = serializers.CharField(help_text="the player's name on the group's roster")
+    player_id = serializers.IntegerField()
+    rating = serializers.FloatField(help_text="μ − 3σ, two places: 0 before any game")
+    games = serializers.IntegerField(help_text="finished games rated in the season")
+    trend = serializers.FloatField(help_text="the rating's change over the player's last "
+                                             "five games (positive: rising)")
+    mu = serializers.FloatField(help_text="the model's estimate of the player's skill")
+    sigma = serializers.FloatField(help_text="its uncertainty")
+
+
+class RatingsOut(Shape):
+    game = serializers.CharField(help_text="the game family")
+    model = serializers.CharField(help_text="the library and model used")
+    since = serializers.DateField(allow_null=True,
+                                  help_text="the season's first day; null: all time")
+    games = serializers.IntegerField(help_text="finished games rated")
+    ratings = RatingOut(many=True)
 
 
 # --- export and import -------------------------------------------------------------------------

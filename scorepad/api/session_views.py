@@ -58,6 +58,9 @@ def session_out(loaded: Loaded) -> dict[str, Any]:
         "seats": list(names.by_id.values()),
         "first_dealer": names.to_name(str(session.first_dealer_id)),
         "status": session.status,
+        "name": session.name,
+        "date": session.date,
+        "note": session.note,
         "created_at": session.created_at,
         "closed_at": session.closed_at,
         "scoreboard": services.scoreboard(loaded),
@@ -124,6 +127,7 @@ def sessions(request: Request) -> Response:
             group=group, user=request.user, preset=preset, overrides=overrides,
             seats=v["seats"], dealer=v.get("dealer"), game=v["game"],
             stake=v.get("stake"), currency=v.get("currency"),
+            name=v.get("name"), date=v.get("date"), note=v.get("note"),
         )
     except services.InputError as e:
         raise invalid(e) from e
@@ -136,7 +140,7 @@ def sessions(request: Request) -> Response:
     methods=["PATCH"],
     parameters=[IDEMPOTENCY], request=sp.SessionPatchIn,
     responses={200: sp.SESSION, **ERRORS_4XX},
-    summary='Close or reopen a session: {"status": "closed"}')
+    summary='Close or reopen a session ({"status": "closed"}); name it, date it, note it')
 @api_view(["GET", "PATCH"])
 @permission_classes([IsAuthenticated])
 @idempotent
@@ -145,9 +149,15 @@ def session_detail(request: Request, session_id: int) -> Response:
         session = session_for(request.user, session_id, WRITE)
         data = sp.SessionPatchIn(data=request.data)
         data.is_valid(raise_exception=True)
-        session = services.session_set_status(
-            session=session, status=data.validated_data["status"]
-        )
+        v = data.validated_data
+        about = {k: v[k] for k in ("name", "date", "note") if k in v}
+        try:  # the name, date and note are checked first: a refusal changes nothing
+            if about:
+                session = services.session_describe(session=session, **about)
+        except services.InputError as e:
+            raise invalid(e) from e
+        if "status" in v:
+            session = services.session_set_status(session=session, status=v["status"])
         return Response(session_out(Loaded.of(session)))
     return Response(session_out(Loaded.of(session_for(request.user, session_id, READ))))
 

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.utils.functional import lazy
-from drf_spectacular.utils import extend_schema
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import games, stats
+from scorepad import games, ratings, services, stats
 from scorepad.access import READ, group_for
+from scorepad.messages import input_error_message
 from scorepad.models import Player
 
 from . import referee_serializers as s
 from . import scorepad_serializers as sp
+from .errors import validation_response
 from .scorepad_serializers import ERRORS_4XX
 
 
@@ -58,3 +62,49 @@ def player_stats(request: Request, player_id: int) -> Response:
 def my_stats(request: Request) -> Response:
     return Response(sp.PersonStatsOut(
         stats.person_stats(list(stats.linked_players(request.user)))).data)
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("game", OpenApiTypes.STR, enum=games.names(),
+                         description="the game family (default: the first the site "
+                                     "offers)"),
+        OpenApiParameter("since", OpenApiTypes.DATE,
+                         description="the season's first day (YYYY-MM-DD): only games of "
+                                     "sessions dated from then on count, rated from a "
+                                     "fresh start; default: all time"),
+    ],
+    responses={200: sp.RatingsOut, **ERRORS_4XX},
+    summary="The group's ratings in one game family over a season",
+    description="A multiplayer rating per player (docs/rules.md, \"Ratings\"): the "
+                f"{ratings.MODEL} model of the {ratings.LIBRARY} library, updated by the "
+                "places of every finished game in the order they were played, recomputed "
+                "whenever a correction changes a game. `rating` is the conservative "
+                "estimate μ − 3σ (0 before any game); `games` the player's rated games; "
+                f"`trend` the rating's change over their last {ratings.TREND_GAMES} "
+                "games. Highest rating first. Members of the group only (others: 404).",
+)
+@api_view(["GET", "HEAD"])
+@permission_classes([IsAuthenticated])
+def group_ratings(request: Request, group_id: int) -> Response:
+    group = group_for(request.user, group_id, READ)
+    game = request.query_params.get("game", games.default())
+    problems: dict[str, list[str]] = {}
+    if game not in games.names():
+        problems["game"] = [_("must be one of: %(choices)s")
+                            % {"choices": ", ".join(games.names())}]
+    since = None
+    raw = request.query_params.get("since")
+    if raw is not None:
+        try:
+            since = services.clean_session_date(raw)
+        except services.InputError as e:
+            problems["since"] = [input_error_message(e)]
+    if problems:
+        return validation_response(problems)
+    found = ratings.group_ratings(group, game, since)
+    return Response(sp.RatingsOut({
+        "game": game, "model": ratings.MODEL_NAME, "since": since,
+        "games": len(found.dates),
+        "ratings": ratings.table(found, ratings.names_of(group)),
+    }).data)

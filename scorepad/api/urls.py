@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from . import (
     account_views,
+    card_views,
     group_views,
     referee_views,
     session_views,
@@ -59,6 +60,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/watch-link", session_views.watch_link, name="watch_link"),
     path("players/<int:player_id>/stats", stats_views.player_stats, name="player_stats"),
     path("me/stats", stats_views.my_stats, name="my_stats"),
+    path("groups/<int:group_id>/ratings", stats_views.group_ratings, name="group_ratings"),
     path("sessions/<int:session_id>/export", ex.session_export, name="session_export"),
     path("sessions/import", ex.session_import, name="session_import"),
     path("groups/<int:group_id>/export", ex.group_export, name="group_export"),
@@ -75,4 +77,6 @@ urlpatterns = [
          tournament_views.round_close, name="tournament_round_close"),
     path("tournaments/<int:tournament_id>/ranking", tournament_views.ranking,
          name="tournament_ranking"),
+    path("sessions/<int:session_id>/card.png", card_views.session_card, name="session_card"),
+    path("watch/<token:token>/card.png", card_views.watch_card, name="watch_card"),
 ]

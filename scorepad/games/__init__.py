@@ -95,13 +95,26 @@ class LookingBack(Protocol):
     def stats_finish(self, acc: dict[str, Any]) -> dict[str, Any]: ...
     def stats_contract(self, acc: dict[str, Any]) -> dict[str, int]: ...
     def summary(self, record: SessionRecord) -> dict[str, Any]: ...
-    def won_games(self, record: SessionRecord) -> dict[str, int] | None: ...
-    def session_points(self, pid: str, record: SessionRecord) -> int | None: ...
     def sheet_rows(self, record: SessionRecord) -> list[dict[str, Any]]: ...
     def chart_lines(self, record: SessionRecord) -> Lines: ...
     def csv_rows(self, names: Names, deals: Sequence[Deal]) -> list[list[object]]: ...
     def history_detail(self, seats: list[str], data: dict[str, Any]
                        ) -> dict[str, Any] | None: ...
+
+
+class Evening(Protocol):
+    """What an evening leaves: the games each player won, their points, the places of
+    each finished game (the group's ratings) and the evening's card."""
+
+    def won_games(self, record: SessionRecord) -> dict[str, int] | None: ...
+    def placings(self, record: SessionRecord) -> list[dict[str, int]]: ...
+    # the places of each game of the session that is finished, in order (the ratings):
+    # player id → 1, 2, ... (``base.places``: equal places share), every seated player
+    def card(self, record: SessionRecord) -> dict[str, Any]: ...
+    # the evening's card (scorepad/card.py), in the active language: "standings", the
+    # players best first ({"player": id, "figure": text, "detail": text}), and "facts"
+    # (lines: games, the evening's notable deals)
+    def session_points(self, pid: str, record: SessionRecord) -> int | None: ...
 
 
 class Pages(Protocol):
@@ -143,12 +156,12 @@ class Forms(Protocol):
     def keeps_typing(self, post: Any) -> bool: ...
 
 
-class Game(Play, Board, Api, LookingBack, Pages, Forms, Protocol):
+class Game(Play, Board, Api, LookingBack, Evening, Pages, Forms, Protocol):
     """What a game package provides (names its ``__init__.py`` keeps): every part."""
 
 
 #: The parts of ``Game``, each small enough to read at once.
-PARTS: tuple[type, ...] = (Play, Board, Api, LookingBack, Pages, Forms)
+PARTS: tuple[type, ...] = (Play, Board, Api, LookingBack, Evening, Pages, Forms)
 
 
 class _Registry:
@@ -266,7 +279,7 @@ def choices() -> list[tuple[str, str]]:
     return [(game.NAME, game.TITLE) for game in registered()]
 
 
-__all__ = ["PARTS", "Api", "Board", "Column", "Forms", "Game", "GameRules", "LookingBack",
-           "Money", "Pages", "Play", "TournamentPlay", "choices", "default", "derived",
-           "for_tournaments", "get", "modules", "names", "of", "registered", "reload",
+__all__ = ["PARTS", "Api", "Board", "Column", "Evening", "Forms", "Game", "GameRules",
+           "LookingBack", "Money", "Pages", "Play", "TournamentPlay", "choices", "default",
+           "derived", "for_tournaments", "get", "modules", "names", "of", "registered", "reload",
            "when_changed"]

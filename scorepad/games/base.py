@@ -101,6 +101,13 @@ class JsonReplayer:
         return dict(self._state)
 
 
+def places(keys: Mapping[str, Any]) -> dict[str, int]:
+    """Places by a key per player, the lowest key first: 1, 2, 2, 4 (players with equal
+    keys share the place, as in sport). A game's ``placings`` give its games' places so."""
+    ordered = sorted(keys.values())
+    return {p: 1 + ordered.index(k) for p, k in keys.items()}
+
+
 def rate(part: int, whole: int) -> float | None:
     """A share for the statistics, to four places; None when there is nothing to share."""
     return None if whole == 0 else round(part / whole, 4)

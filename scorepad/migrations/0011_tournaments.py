@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorepad', '0009_access_generation'),
+        ('scorepad', '0010_session_name_date_note'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

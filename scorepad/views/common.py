@@ -18,6 +18,7 @@ from django.urls import reverse
 from .. import accounts, games, htmx_answers, services
 from ..access import WRITERS, role_in
 from ..cache import backend, grants
+from ..forms import about_form
 from ..games.base import mode_of
 from ..ids import parse_id
 from ..loaded import Loaded
@@ -134,6 +135,7 @@ def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role
         context |= {"idempotency_key": IDEMPOTENCY_MARK, "csrf_token": CSRF_MARK,
                     "phone_owner": OWNER_MARK, "former_owner": ""}
     if context["can_write"]:
+        context["about_form"] = about_form(session)
         context |= watch_extras(request, session)
         if session.status != Session.Status.OPEN:
             context["again"] = again_fields(loaded, context["board"])

@@ -8,16 +8,18 @@ figure comes from scorepad.stats, which derives it from the stored deals.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from .. import charts, games, services, stats
+from .. import charts, games, ratings, services, stats
 from ..access import READ, WRITERS, check_link, group_for, role_in, session_for
 from ..forms import HistoryFilter
 from ..ids import parse_id
@@ -40,9 +42,9 @@ def _filtered(group_sessions: Any, form: HistoryFilter) -> Any:
     if valid.get("player"):
         group_sessions = group_sessions.filter(seats__player_id=valid["player"])
     if valid.get("since"):
-        group_sessions = group_sessions.filter(created_at__date__gte=valid["since"])
+        group_sessions = group_sessions.filter(date__gte=valid["since"])
     if valid.get("until"):
-        group_sessions = group_sessions.filter(created_at__date__lte=valid["until"])
+        group_sessions = group_sessions.filter(date__lte=valid["until"])
     return group_sessions
 
 
@@ -60,10 +62,10 @@ def group_sessions(request: HttpRequest, group_id: int) -> HttpResponse:
     players = list(group.players.order_by("name"))
     form = HistoryFilter(request.GET or None, players)
     sessions = _filtered(Session.objects.filter(group=group), form).order_by(
-        "-created_at", "-id")
+        "-date", "-created_at", "-id")
     page = Paginator(sessions, PER_PAGE).get_page(request.GET.get("page"))
     records = stats.load(Session.objects.filter(pk__in=[s.pk for s in page.object_list])
-                         .order_by("-created_at", "-id"))
+                         .order_by("-date", "-created_at", "-id"))
     context = {
         "group": group,
         "form": form,
@@ -120,13 +122,33 @@ def _chart_table(record: stats.SessionRecord,
     return out
 
 
+#: The group statistics' seasons (``?season=``): this month, this year, all time.
+SEASONS = ("month", "year", "all")
+
+
+def season_start(season: str, today: date) -> date | None:
+    """The first day of the season (None: all time)."""
+    if season == "month":
+        return today.replace(day=1)
+    if season == "year":
+        return today.replace(month=1, day=1)
+    return None
+
+
 @login_required
 @require_safe
 def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
-    """Every player of the group with key figures, sortable by any column."""
+    """Every player of the group with key figures, sortable by any column, and each game
+    family's ratings (table and chart), over a season: this month, this year, all time."""
     group = group_for(request.user, group_id, READ)
+    season = request.GET.get("season", "all")
+    season = season if season in SEASONS else "all"
+    since = season_start(season, timezone.localdate())
     players = list(group.players.order_by("name"))
-    records = stats.load(Session.objects.filter(group=group).order_by("created_at", "id"))
+    sessions = Session.objects.filter(group=group)
+    if since is not None:
+        sessions = sessions.filter(date__gte=since)
+    records = stats.load(sessions.order_by("date", "created_at", "id"))
     sort = request.GET.get("sort", "name")
     sort = sort if sort.lstrip("-") in stats.table_columns() else "name"
     descending = sort.startswith("-")
@@ -138,11 +160,40 @@ def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
     )
     columns = [("name", _("Player")), ("sessions", _("Sessions")),
                *((column.key, column.label) for _key, column in stats.columns("group"))]
+    names = {str(p.pk): p.name for p in players}
     return render(request, "scorepad/group_stats.html", {
         "group": group, "table": table, "sort": sort, "columns": columns,
         "chart": chart, "wins": wins, "labels": labels,
         "note": games.GROUP_TABLE_NOTE, "chart_title": games.WINS_CHART_TITLE,
+        "season": season, "since": since,
+        "seasons": [("month", _("This month")), ("year", _("This year")),
+                    ("all", _("All time"))],
+        "rated": [_rated_family(group, game, since, names)
+                  for game in ratings.families(group)],
+        "model": ratings.MODEL_NAME, "trend_games": ratings.TREND_GAMES,
     })
+
+
+def _rated_family(group: Any, game: games.Game, since: date | None,
+                  names: dict[str, str]) -> dict[str, Any]:
+    """One game family's ratings on the statistics page: the table, and a chart with a
+    line per player (the rating after each of their games, by the season's game)."""
+    found = ratings.group_ratings(group, game.NAME, since)
+    rows = ratings.table(found, names)
+    # each line starts at 0 just before the player's first game (where the model starts)
+    lines = {names.get(r.player, "?"): [[(float(r.history[0][0]), 0.0),
+                                         *((float(i + 1), v) for i, v in r.history)]]
+             for r in found.ordered()}
+    firsts: dict[float, str] = {}
+    for i, day in enumerate(found.dates):  # a label where a new day's games begin
+        if i == 0 or found.dates[i - 1] != day:
+            firsts[float(i + 1)] = stats.axis_date(day)
+    chart = charts.line_chart(lines, x_labels=firsts, references=[(0.0, "0")] if rows else [])
+    return {"game": game, "rows": rows, "chart": chart, "games": len(found.dates),
+            "chart_id": f"ratings-{game.NAME}",
+            "history": [(names.get(r.player, "?"),
+                         ", ".join(f"{v:.2f}" for _i, v in r.history))
+                        for r in found.ordered()]}
 
 
 @login_required

@@ -30,7 +30,7 @@ def home(request: HttpRequest) -> HttpResponse:
     sessions = (
         Session.objects.filter(group__in=visible_groups(request.user))
         .select_related("group")
-        .order_by("-created_at")[:20]
+        .order_by("-date", "-created_at", "-id")[:20]
     )
     return render(
         request,

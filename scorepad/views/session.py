@@ -17,11 +17,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import accounts, games, guests, services
+from .. import accounts, card, games, guests, services
 from ..access import READ, WRITE, WRITERS, pk_of, poll_row, session_for, visible_groups
 from ..cache import grants
 from ..cache.answers import client_has, etag_for, polled
-from ..forms import MAX_SEATS, SessionForm
+from ..forms import MAX_SEATS, SessionForm, about_form
 from ..loaded import Loaded
 from ..messages import input_error_message
 from ..models import Group, Guest, Membership, Registration, Session
@@ -133,7 +133,7 @@ def session_list(request: HttpRequest) -> HttpResponse:
     rows = (
         Session.objects.filter(group__in=visible_groups(request.user))
         .select_related("group")
-        .order_by("-created_at")[:100]
+        .order_by("-date", "-created_at", "-id")[:100]
     )
     return render(request, "scorepad/session_list.html", {"sessions": rows})
 
@@ -209,6 +209,28 @@ def session_status(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def session_about(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Name, date and note of the session (its page has the same form): saved, back to
+    the session; refused, this page again with each problem at its field (status 200)."""
+    session = session_for(request.user, session_id, WRITE)
+    form = about_form(session, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.session_describe(session=session, **form.cleaned_data)
+        except services.InputError as e:
+            for problem in e.problems:
+                target = problem.field if problem.field in form.fields else None
+                form.add_error(target, input_error_message(problem))
+        else:
+            messages.success(request, _("Saved."))
+            return redirect(reverse("scorepad:session", kwargs={"session_id": session.pk})
+                            + "#about")
+    return render(request, "scorepad/session_about.html",
+                  {"session": session, "about_form": form})
+
+
+@login_required
 @require_POST
 def watch_link(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request.user, session_id, WRITE)
@@ -269,6 +291,27 @@ def watch_board(request: HttpRequest, token: str) -> HttpResponse:
     return polled(request, etag_for(*found, *parts), build, secret_url=True,
                   force=fast is None and grants.PARAM in request.GET,
                   finish=lambda body: grants.fill(body, grant))
+
+
+# --- the evening's card ---------------------------------------------------------------
+
+
+@login_required
+@require_safe
+def card_page(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The evening's card to share (README.md, "The evening's card"): the picture, a
+    *Share the evening* button (the phone's share sheet with the picture where it takes
+    files, else a download), the picture to download, and the same words as text."""
+    session = session_for(request.user, session_id, READ)
+    words = card.content(session)
+    url = reverse("api:session_card", kwargs={"session_id": session.pk})
+    lang = f"lang={request.LANGUAGE_CODE}"
+    return render(request, "scorepad/card.html", {
+        "session": session, "text": card.text(words), "title": words.title,
+        "light_url": f"{url}?{lang}", "dark_url": f"{url}?theme=dark&{lang}",
+        "filename": card.filename(session),
+        "lines": card.text(words).count("\n") + 1,
+    })
 
 
 # --- money --------------------------------------------------------------------------------

@@ -238,6 +238,19 @@ def won_games(record: SessionRecord) -> None:
     return None
 
 
+def placings(record: SessionRecord) -> list[dict[str, int]]:
+    """High Card has no game that ends: nothing to rate."""
+    return []
+
+
+def card(record: SessionRecord) -> dict[str, Any]:
+    """The evening's card: the players by their points, the most first."""
+    points = _points(record)
+    return {"standings": [{"player": p, "figure": f"{points[p]} points", "detail": ""}
+                          for p in sorted(record.seats, key=lambda p: -points[p])],
+            "facts": [f"{len(record.deals)} deals"]}
+
+
 def session_points(pid: str, record: SessionRecord) -> None:
     return None
 

@@ -7,15 +7,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from referee.deal import MULI
 
 from ...cardnames import SUITS
 from ...charts import as_figure
 from ...loaded import Names, SessionRecord
-from ..base import Column, rate
-from .play import NAME, factors_text
+from ..base import Column, places, rate
+from .play import MULI_NAMES, NAME, factors_text
 
 if TYPE_CHECKING:
     from ...models import Deal
@@ -143,6 +143,48 @@ def won_games(record: SessionRecord) -> dict[str, int]:
         for w in winners:
             won[w] = won.get(w, 0) + 1
     return won
+
+
+def placings(record: SessionRecord) -> list[dict[str, int]]:
+    """Each finished game's places (the ratings, docs/rules.md "Ratings"): its winners
+    first, then the others by their final score, the lowest first (scores count down);
+    equal scores share a place."""
+    return [places({p: (p not in winners, score) for p, score in final.items()})
+            for final, winners in finished_games(record)]
+
+
+def card(record: SessionRecord) -> dict[str, Any]:
+    """The evening's card (scorepad/card.py): the players by games won, then by their
+    score now (the lowest first: scores count down); the made Mulis and the biggest
+    multiplier of the evening."""
+    state = record.session.state if isinstance(record.session.state, dict) else {}
+    start = int(record.session.rules.get("start_score", 0))
+    scores = {p: int(state.get("scores", {}).get(p, start)) for p in record.seats}
+    won = won_games(record)
+    standings = [
+        {"player": p, "figure": _("%(score)s points") % {"score": scores[p]},
+         "detail": ngettext("%(n)s game won", "%(n)s games won", won.get(p, 0))
+         % {"n": won.get(p, 0)}}
+        for p in sorted(record.seats, key=lambda p: (-won.get(p, 0), scores[p]))]
+    name = record.names.get
+    muli = MULI_NAMES.get(record.session.preset, "Muli")
+    facts = [ngettext("%(n)s game finished", "%(n)s games finished", len(finished_games(
+        record))) % {"n": len(finished_games(record))}]
+    biggest = None
+    for d in record.deals:
+        multiplier = int(d.result.get("multiplier", 1) or 1)
+        if d.kind == "played" and (biggest is None or multiplier > biggest[0]):
+            biggest = (multiplier, d)
+        if d.kind == "played" and int(d.data.get("bid", 0)) == MULI and d.result.get(
+                "declarer_made"):
+            facts.append(_("%(muli)s made: %(player)s (deal %(number)s)")
+                         % {"muli": muli, "player": name(d.data.get("declarer"), "?"),
+                            "number": d.number})
+    if biggest is not None and biggest[0] > 1:
+        facts.append(_("Biggest multiplier: ×%(multiplier)s (deal %(number)s, %(player)s)")
+                     % {"multiplier": biggest[0], "number": biggest[1].number,
+                        "player": name(biggest[1].data.get("declarer"), "?")})
+    return {"standings": standings, "facts": facts}
 
 
 def session_points(pid: str, record: SessionRecord) -> int:

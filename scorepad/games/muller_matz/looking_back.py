@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from ...loaded import Names, SessionRecord
-from ..base import Column, rate
+from ..base import Column, places, rate
 
 if TYPE_CHECKING:
     from ...models import Deal
@@ -65,6 +65,40 @@ def stats_contract(acc: dict[str, Any]) -> dict[str, int]:
 def won_games(record: SessionRecord) -> None:
     """Not part of the groups' chart of games won (that one counts Mulatschak games)."""
     return None
+
+
+def placings(record: SessionRecord) -> list[dict[str, int]]:
+    """Every recorded game is a finished game for the ratings (docs/rules.md "Ratings"):
+    its finishing order where it was recorded, else the loser last and the others
+    sharing the first place."""
+    out = []
+    for d in record.deals:
+        order = list(d.result.get("order") or [])
+        if order:
+            out.append(places({p: order.index(p) for p in record.seats}))
+        else:
+            out.append(places({p: p == d.result["loser"] for p in record.seats}))
+    return out
+
+
+def card(record: SessionRecord) -> dict[str, Any]:
+    """The evening's card (scorepad/card.py): the players by games lost, the fewest
+    first, with the games they finished first in."""
+    lost = losses(record)
+    first: dict[str, int] = dict.fromkeys(record.seats, 0)
+    for d in record.deals:
+        order = d.result.get("order") or []
+        if order:
+            first[order[0]] += 1
+    standings = [{"player": p,
+                  "figure": ngettext("%(n)s game lost", "%(n)s games lost", lost[p])
+                  % {"n": lost[p]},
+                  "detail": ngettext("first out %(n)s time", "first out %(n)s times",
+                                     first[p]) % {"n": first[p]}}
+                 for p in sorted(record.seats, key=lambda p: (lost[p], -first[p]))]
+    return {"standings": standings,
+            "facts": [ngettext("%(n)s game played", "%(n)s games played", len(record.deals))
+                      % {"n": len(record.deals)}]}
 
 
 def session_points(pid: str, record: SessionRecord) -> None:

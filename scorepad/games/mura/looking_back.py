@@ -4,10 +4,11 @@ card in the history."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from referee import tally
 from referee.violations import RuleError
@@ -16,9 +17,10 @@ from ...cardnames import card_name
 from ...loaded import Names, SessionRecord
 from ..base import (
     Column,
+    places,
     rate,
 )
-from .play import NAME, PACK
+from .play import NAME, PACK, zeros_per_mura
 
 if TYPE_CHECKING:
     from ...models import Deal
@@ -77,6 +79,34 @@ def stats_contract(acc: dict[str, Any]) -> dict[str, int]:
 def won_games(record: SessionRecord) -> None:
     """Mura has no games won (the groups' chart of games won leaves it out)."""
     return None
+
+
+def placings(record: SessionRecord) -> list[dict[str, int]]:
+    """A closed session with deals is one finished game for the ratings (docs/rules.md
+    "Ratings"; an open one is still being played): the players by their penalty points,
+    mura + zeros ÷ ``zeros_per_mura`` as in the settlement, the fewest first."""
+    if record.session.status != "closed" or not record.deals:
+        return []
+    per_mura = zeros_per_mura(record.session)
+    return [places({p: Fraction(mura) + Fraction(zeros, per_mura)
+                    for p, (mura, zeros) in totals(record).items()})]
+
+
+def card(record: SessionRecord) -> dict[str, Any]:
+    """The evening's card (scorepad/card.py): the players by penalty points, the fewest
+    first (as the settlement counts them), with their mura and zeros."""
+    figures = totals(record)
+    per_mura = zeros_per_mura(record.session)
+    order = sorted(record.seats, key=lambda p: (Fraction(figures[p][0])
+                                                + Fraction(figures[p][1], per_mura)))
+    standings = [{"player": p,
+                  "figure": ngettext("%(n)s mura", "%(n)s mura", figures[p][0])
+                  % {"n": figures[p][0]},
+                  "detail": ngettext("%(n)s zero", "%(n)s zeros", figures[p][1])
+                  % {"n": figures[p][1]}} for p in order]
+    return {"standings": standings,
+            "facts": [ngettext("%(n)s deal", "%(n)s deals", len(record.deals))
+                      % {"n": len(record.deals)}]}
 
 
 def session_points(pid: str, record: SessionRecord) -> None:
