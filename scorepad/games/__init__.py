@@ -55,6 +55,9 @@ class Game(Protocol):
     def replayer(self, session: Session, seats: Sequence[str]) -> Replayer: ...
     def finished_game(self, result: Mapping[str, Any]) -> dict[str, Any] | None: ...
     # the game a deal's result ended, as its FinishedGame row keeps it (None: no list)
+    def scorer_data(self) -> dict[str, Any]: ...
+    # what the phone's scorer (the package's static/scorer.js) reads, from the referee:
+    # written into its static/rules-data.js (games/scorerdata.py)
 
     # --- the scoreboard and the money ---
     BALANCES_ALWAYS: bool  # the scoreboard lists balances even without a stake

@@ -69,6 +69,7 @@ from ..base import (
     step,
     stepped_count,
 )
+from .scorer import scorer_data as scorer_data  # the registry reads it (games.Game)
 from .shapes import MULATSCHAK_RULES_SCHEMA
 
 if TYPE_CHECKING:

@@ -73,6 +73,7 @@ from .scoreboard import (
     money,
     settlement_details,
 )
+from .scorer import scorer_data
 from .shapes import (
     BOARD_OUT,
     DEAL_IN,
@@ -151,6 +152,7 @@ __all__ = [
     "recorded_message",
     "replayer",
     "rules",
+    "scorer_data",
     "session_points",
     "settlement_details",
     "sheet_rows",

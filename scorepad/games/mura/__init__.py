@@ -84,6 +84,7 @@ from .scoreboard import (
     money,
     settlement_details,
 )
+from .scorer import scorer_data
 from .shapes import (
     BOARD_OUT,
     COUNTS_OR_CARDS,
@@ -175,6 +176,7 @@ __all__ = [
     "recorded_message",
     "replayer",
     "rules",
+    "scorer_data",
     "session_points",
     "settlement_details",
     "sheet_rows",
