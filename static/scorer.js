@@ -83,9 +83,12 @@
   // A game's scorer: {start(rules, players, firstDealer) → state,
   //                   normalize(deal) → the deal as the server stores it (optional),
   //                   apply(rules, players, state, deal) → {result, state} (or throws
-  //                     Refused {violations} / InputProblem), board(rules, players, state)}.
+  //                     Refused {violations} / InputProblem), board(rules, players, state)}
+  // and, on the pages, its phone.js: {formDeal(params, seats) → the deal a saved form
+  // records (null while incomplete), showBoard(section, board, session)}.
   // ``rules`` is the session's frozen rules: {preset, params} (session.preset, session.rules).
-  function register(name, game) { games[name] = game; }
+  // A game's parts register one after the other (its scorer.js, its phone.js).
+  function register(name, game) { games[name] = Object.assign(games[name] || {}, game); }
   function get(name) {
     const game = games[name];
     if (!game) throw new Error("no scorer for this game: " + name);

@@ -58,6 +58,8 @@ class Game(Protocol):
     def scorer_data(self) -> dict[str, Any]: ...
     # what the phone's scorer (the package's static/scorer.js) reads, from the referee:
     # written into its static/rules-data.js (games/scorerdata.py)
+    def scorer_texts(self, session: Session) -> dict[str, Any]: ...
+    # the words its provisional board (static/phone.js) needs, in the page's language
 
     # --- the scoreboard and the money ---
     BALANCES_ALWAYS: bool  # the scoreboard lists balances even without a stake

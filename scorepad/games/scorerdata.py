@@ -1,5 +1,5 @@
-"""The rules' data of the phone's scorer, generated from the referee (README: "What runs
-where").
+"""The phone's scorer: its rules data, generated from the referee, and what a session page
+gives it (README: "What runs where").
 
 Each game's package has its scorer for the phone in ``static/scorer.js`` (its logic, written
 out in JavaScript) and beside it ``static/rules-data.js``, the data that logic reads: the
@@ -12,10 +12,15 @@ of date.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import REGISTRY, Game
+from . import of as games_of
+
+if TYPE_CHECKING:
+    from ..loaded import Loaded
 
 FILE = "rules-data.js"
 
@@ -70,3 +75,40 @@ def write() -> list[Path]:
             file.write_text(text, encoding="utf-8")
             written.append(file)
     return written
+
+
+# --- what a session page gives the phone's scorer ----------------------------------------
+
+
+def _named(value: Any, names: Mapping[str, str]) -> Any:
+    """A stored state with every player id (a key, or a text) as the player's name."""
+    if isinstance(value, dict):
+        return {names.get(k, k): _named(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_named(v, names) for v in value]
+    if isinstance(value, str):
+        return names.get(value, value)
+    return value
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def table_json(loaded: Loaded) -> str:
+    """What a session page gives its scorer once (``data-table`` of
+    ``_provisional.html``, for those who record; static/provisional.js reads it): the
+    game, its frozen rules, the seats by their names (the form names them so; no id
+    leaves the server) and the game's words for the board (``scorer_texts``)."""
+    session = loaded.session
+    game = games_of(session)
+    return _json({"game": game.NAME, "rules": {"preset": session.preset, "params": session.rules},
+                  "players": list(loaded.names.by_id.values()),
+                  "texts": game.scorer_texts(session)})
+
+
+def state_json(loaded: Loaded) -> str:
+    """What every scoreboard the server sends gives the scorer (``data-scorer``): the state
+    the server stands at, players by their names, and the next deal's number."""
+    return _json({"state": _named(loaded.session.state, loaded.names.by_id),
+                  "number": loaded.next_number})

@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlencode
 
 from referee.cards import GERMAN_SUITS
 from referee.mura import MURA_RULES, first_leader
@@ -581,4 +582,95 @@ def sessions(seed: int, deals: int) -> list[Played]:
             s = make(rng, rng.randint(fewest, most))
             made += len(s.deals)
             out.append(s)
+    return out
+
+
+# --- saved forms -------------------------------------------------------------------------------
+
+#: What a person or a tampered page may send for a count.
+COUNTS = ("0", "1", "2", "3", "4", "5", "", "", "", "6", "x", "-1", " 3", "03", "²", "99")
+
+
+def _pick(rng: random.Random, good: list[str], bad: tuple[str, ...] = ("", "x")) -> str:
+    return rng.choice(good) if rng.random() < 0.85 else rng.choice(bad)
+
+
+def _mulatschak_form(rng: random.Random, seats: list[str]) -> list[tuple[str, str]]:
+    n = len(seats)
+    pairs: list[tuple[str, str]] = [("kind", rng.choice(("played",) * 8 + ("collapsed", "passed",
+                                                                              "x", "")))]
+    if rng.random() < 0.3:
+        pairs.append(("out", _pick(rng, [str(i) for i in range(n)], ("", "9", "x"))))
+    pairs += [("declarer", _pick(rng, seats, ("", STRANGER))),
+              ("bid", _pick(rng, ["1", "2", "3", "4", "5"], ("", "0", "6", "x"))),
+              ("trump", _pick(rng, list(GERMAN_SUITS), ("", "clubs")))]
+    pairs += [("home", str(i)) for i in range(n + 1) if rng.random() < 0.15]
+    for key in ("knocked", "trump_delayed"):
+        if rng.random() < 0.15:
+            pairs.append((key, rng.choice(("1", "on", "true", "0", "yes"))))
+    for i in range(n):
+        if rng.random() < 0.8:
+            pairs.append((f"t_{i}", rng.choice(COUNTS)))
+        if rng.random() < 0.3:
+            pairs.append((f"x_{i}", rng.choice(COUNTS)))
+        if rng.random() < 0.2:
+            pairs.append((f"xf_{i}", rng.choice(("on_sight", "ace_five", "seven_six", "bridge",
+                                                 "plain", "", "x"))))
+        if rng.random() < 0.15:
+            pairs.append((f"xr_{i}", rng.choice(("1", "on", "0"))))
+        if rng.random() < 0.15:
+            pairs.append((f"xu_{i}", rng.choice(COUNTS)))
+    for key in ("chain_up", "chain_kept"):
+        if rng.random() < 0.2:
+            pairs.append((key, rng.choice(COUNTS)))
+    if rng.random() < 0.2:
+        pairs.append(("breaker", _pick(rng, seats, ("", STRANGER))))
+    if rng.random() < 0.1:  # a name sent twice: the last one counts
+        key, _value = rng.choice(pairs)
+        pairs.append((key, rng.choice(("2", "", "hearts", seats[0]))))
+    return pairs
+
+
+def _mura_form(rng: random.Random, seats: list[str]) -> list[tuple[str, str]]:
+    if rng.random() < 0.5:
+        pairs = [("mode", rng.choice(("", "", "x")))]
+        for i in range(len(seats)):
+            pairs += [(f"t_{i}", rng.choice(COUNTS)), (f"f_{i}", rng.choice(COUNTS + ("16",)))]
+        return pairs
+    pairs = [("mode", "cards")]
+    tricks = _mura_game(rng, seats, rng.choice(seats))
+    upto = rng.randint(0, len(tricks))
+    for t, trick in enumerate(tricks[:upto]):
+        if t == 0 or rng.random() < 0.3:
+            pairs.append((f"l_{t}", str(seats.index(trick["leader"]))
+                          if rng.random() < 0.9 else rng.choice(("", "7", "x"))))
+        for p, code in trick["cards"].items():
+            if rng.random() < 0.95:
+                pairs.append((f"c_{t}_{seats.index(p)}",
+                              code if rng.random() < 0.95 else rng.choice((
+                                  f" {code.upper()} ", "hearts-6", "joker", ""))))
+    return pairs
+
+
+def _matz_form(rng: random.Random, seats: list[str]) -> list[tuple[str, str]]:
+    if rng.random() < 0.5:
+        return [("loser", _pick(rng, seats, ("", STRANGER)))]
+    order = rng.sample(seats, len(seats))
+    return [("mode", "order")] + [(f"o_{k}", f" {p}" if rng.random() < 0.1 else p)
+                                  for k, p in enumerate(order) if rng.random() < 0.95]
+
+
+FORMS: dict[str, Callable[[random.Random, list[str]], list[tuple[str, str]]]] = {
+    "mulatschak": _mulatschak_form, "mura": _mura_form, "muller_matz": _matz_form}
+
+
+def forms(seed: int, count: int) -> list[dict[str, Any]]:
+    """Saved forms of every game as a page sends them (``game``, ``seats``, ``body``)."""
+    rng = random.Random(seed)
+    out = []
+    for k in range(count):
+        game = list(FORMS)[k % len(FORMS)]
+        seats = _seats(rng, 4 if game == "mura" else rng.randint(2, 6))
+        out.append({"game": game, "seats": seats,
+                    "body": urlencode(FORMS[game](rng, seats))})
     return out

@@ -25,9 +25,10 @@ from django.core.management.base import CommandError
 
 from scorepad import games
 from scorepad.games import scorerdata
+from scorepad.loaded import Names
 
-from ..strength import PROFILE, env_examples
-from .scorer_cases import Played, sessions
+from ..strength import PROFILE, env_examples, examples
+from .scorer_cases import Played, forms, sessions
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("scorer_node.js")
@@ -38,11 +39,12 @@ BATCH = 200
 
 
 def scripts() -> list[str]:
-    """The scorer's files in the order a page loads them: the core, then each game's data
-    and scorer (found where the pages find them: the static files' finders)."""
+    """The scorer's files in the order a page loads them: the core, then each game's data,
+    scorer and page part (found where the pages find them: the static files' finders)."""
     names = ["scorer.js"]
     for game in games.REGISTRY:
-        names += [f"games/{game.NAME}/rules-data.js", f"games/{game.NAME}/scorer.js"]
+        names += [f"games/{game.NAME}/{name}" for name in ("rules-data.js", "scorer.js",
+                                                            "phone.js")]
     found = [finders.find(name) for name in names]
     assert all(found), dict(zip(names, found, strict=True))
     return [str(path) for path in found]
@@ -128,6 +130,29 @@ def test_the_phone_scores_every_deal_as_the_server_does(
     print(summary)
     assert found == [], "\n".join(found[:5])
     assert deals >= wanted
+
+
+#: Saved forms of the form test at full strength.
+FORMS = 6_000
+
+
+def test_the_phone_reads_a_saved_form_as_the_server_does() -> None:
+    """A deal queued on the phone is its saved form (outbox.js): the phone reads it into
+    the deal the server would record from it (each game's phone.js against its form_deal)."""
+    from django.http import QueryDict
+
+    cases = forms(seed=23, count=examples(FORMS))
+    answer = subprocess.run(
+        [node(), str(RUNNER)], input=json.dumps({"scripts": scripts(), "forms": cases}),
+        capture_output=True, text=True, check=False, timeout=600)
+    assert answer.returncode == 0, answer.stderr[-3000:]
+    found = []
+    for case, got in zip(cases, json.loads(answer.stdout), strict=True):
+        expected = games.get(case["game"]).form_deal(
+            QueryDict(case["body"]), Names({p: p for p in case["seats"]}))
+        if got != {"deal": json.loads(json.dumps(expected))}:
+            found.append(f"{case}: expected {expected}, got {got}")
+    assert found == [], "\n".join(found[:5])
 
 
 def test_the_random_sessions_reach_every_rule_they_are_meant_to() -> None:

@@ -69,7 +69,8 @@ from ..base import (
     step,
     stepped_count,
 )
-from .scorer import scorer_data as scorer_data  # the registry reads it (games.Game)
+from .scorer import scorer_data as scorer_data  # the registry reads them (games.Game)
+from .scorer import scorer_texts as scorer_texts
 from .shapes import MULATSCHAK_RULES_SCHEMA
 
 if TYPE_CHECKING:

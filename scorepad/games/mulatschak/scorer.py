@@ -8,7 +8,9 @@ plays random deals through both.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext as _
 
 from referee.cards import GERMAN_SUITS, PACKS
 from referee.deal import BELLS, CODE_ORDER, HEARTS, MULI, Factor, Reason
@@ -21,9 +23,14 @@ from referee.rules import (
     PARAMETER_NAMES,
     PRESETS,
     TRICKS_PER_DEAL,
+    mulatschak_rules,
 )
 
+from ...messages import FACTOR_LABELS
 from ..base import RECENT_GAMES
+
+if TYPE_CHECKING:
+    from ...models import Session
 
 
 def scorer_data() -> dict[str, Any]:
@@ -46,4 +53,16 @@ def scorer_data() -> dict[str, Any]:
         "reasons": [str(r) for r in Reason],
         "factors": [str(f) for f in Factor],
         "recent_games": RECENT_GAMES,
+    }
+
+
+def scorer_texts(session: Session) -> dict[str, Any]:
+    """The words of the provisional board (static/phone.js): the multiplier's factors and
+    the game's end, as the board's template says them."""
+    return {
+        "factors": {name: str(label) for name, label in FACTOR_LABELS.items()},
+        "game_over": _("Game over"),
+        "winner": _("winner"),
+        "new_game": _("The next deal starts a new game from %(start)s.")
+        % {"start": mulatschak_rules(session.preset, session.rules).start_score},
     }

@@ -73,7 +73,7 @@ from .scoreboard import (
     money,
     settlement_details,
 )
-from .scorer import scorer_data
+from .scorer import scorer_data, scorer_texts
 from .shapes import (
     BOARD_OUT,
     DEAL_IN,
@@ -153,6 +153,7 @@ __all__ = [
     "replayer",
     "rules",
     "scorer_data",
+    "scorer_texts",
     "session_points",
     "settlement_details",
     "sheet_rows",

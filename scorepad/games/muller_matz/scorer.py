@@ -8,12 +8,20 @@ tests/scorepad/test_scorer.py plays random games through both.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.muller_matz import MULLER_MATZ_RULES
+
+if TYPE_CHECKING:
+    from ...models import Session
 
 
 def scorer_data() -> dict[str, Any]:
     # .play checks every result with the referee's rules (tally.matz_apply's default), and
     # the board counts the packs with them too (packs_for)
     return {"rules": MULLER_MATZ_RULES.as_params()}
+
+
+def scorer_texts(session: Session) -> dict[str, Any]:
+    """The provisional board (static/phone.js) shows numbers only: no words of its own."""
+    return {}

@@ -84,7 +84,7 @@ from .scoreboard import (
     money,
     settlement_details,
 )
-from .scorer import scorer_data
+from .scorer import scorer_data, scorer_texts
 from .shapes import (
     BOARD_OUT,
     COUNTS_OR_CARDS,
@@ -177,6 +177,7 @@ __all__ = [
     "replayer",
     "rules",
     "scorer_data",
+    "scorer_texts",
     "session_points",
     "settlement_details",
     "sheet_rows",

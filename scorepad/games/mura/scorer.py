@@ -8,12 +8,15 @@ tests/scorepad/test_scorer.py plays random deals through both.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.cards import ALL_RANKS, ALL_SUITS
 from referee.mura import FIGURE_RANKS, MURA_RULES, WINNING_ACE_FIGURES
 
 from .play import FIRST_LEAD
+
+if TYPE_CHECKING:
+    from ...models import Session
 
 
 def scorer_data() -> dict[str, Any]:
@@ -35,3 +38,8 @@ def scorer_data() -> dict[str, Any]:
         "winning_ace_figures": WINNING_ACE_FIGURES,
         "first_lead": FIRST_LEAD,
     }
+
+
+def scorer_texts(session: Session) -> dict[str, Any]:
+    """The provisional board (static/phone.js) shows numbers only: no words of its own."""
+    return {}

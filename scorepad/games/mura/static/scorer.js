@@ -215,7 +215,7 @@
       if (o.winner !== null) { tricks[o.winner] += 1; figures[o.winner] += o.figures; }
     });
     const counted = countViolations(seats, tricks, figures, r);
-    return { violations: v.concat(counted.violations), results: counted.results };
+    return { violations: v.concat(counted.violations), results: counted.results, tricks: outcomes };
   }
 
   // _revokes: did not follow the suit led, yet plays a card of it in a later trick.
@@ -293,7 +293,5 @@
   }
 
   Scorer.register(NAME, { start: start, apply: apply, board: board, normalize: normalize,
-                          firstLeader: firstLeader, trickWinner: function (plays) {
-                            return trickWinner(plays.map(function (p) { return [p[0], parseCard(p[1])]; }))[0];
-                          } });
+                          check: check, firstLeader: firstLeader });
 })(typeof self !== "undefined" ? self : globalThis);
