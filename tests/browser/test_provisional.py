@@ -151,6 +151,8 @@ def test_the_other_games_count_offline_too(live_server, browser, game):
         until(lambda: len(outbox(page)) == 3)
     until(lambda: "provisional" in (page.locator("#scoreboard").get_attribute("class") or ""))
     shown = " ".join(page.locator("#scoreboard table.tally").inner_text().split())
+    title = page.locator("#scoreboard .board-title").inner_text()
+    assert ("2 deals" if game == "mura" else "3 games") in title
     page.screenshot(path=str(SCREENSHOTS / f"provisional-{game}.png"), full_page=True)
 
     page.context.set_offline(False)
@@ -160,3 +162,4 @@ def test_the_other_games_count_offline_too(live_server, browser, game):
                                         or ""), 30)
     quiet(page)
     assert " ".join(page.locator("#scoreboard table.tally").inner_text().split()) == shown
+    assert page.locator("#scoreboard .board-title").inner_text() == title

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import ngettext
+
 from referee.muller_matz import MULLER_MATZ_RULES
 
 if TYPE_CHECKING:
@@ -23,5 +25,8 @@ def scorer_data() -> dict[str, Any]:
 
 
 def scorer_texts(session: Session) -> dict[str, Any]:
-    """The provisional board (static/phone.js) shows numbers only: no words of its own."""
-    return {}
+    """The words of the provisional board (static/phone.js) that count something, as the
+    board's template says them: in its two forms (one, other; the plural forms of every
+    language here), for the phone to pick by the number."""
+    return {"games": {"one": ngettext("%(n)s game", "%(n)s games", 1),
+                      "other": ngettext("%(n)s game", "%(n)s games", 2)}}

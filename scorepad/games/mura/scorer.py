@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import ngettext
+
 from referee.cards import ALL_RANKS, ALL_SUITS
 from referee.mura import FIGURE_RANKS, MURA_RULES, WINNING_ACE_FIGURES
 
@@ -41,5 +43,13 @@ def scorer_data() -> dict[str, Any]:
 
 
 def scorer_texts(session: Session) -> dict[str, Any]:
-    """The provisional board (static/phone.js) shows numbers only: no words of its own."""
-    return {}
+    """The words of the provisional board (static/phone.js) that count something, as the
+    board's template says them: each in its two forms (one, other; the plural forms of
+    every language here), for the phone to pick by the number."""
+    return {"deals": _forms("%(n)s deal", "%(n)s deals"),
+            "to_go": _forms("%(n)s to go", "%(n)s to go"),
+            "to_next": _forms("%(n)s to the next mura", "%(n)s to the next mura")}
+
+
+def _forms(singular: str, plural: str) -> dict[str, str]:
+    return {"one": ngettext(singular, plural, 1), "other": ngettext(singular, plural, 2)}

@@ -19,7 +19,18 @@
     return { loser: last(params, "loser") || "" };
   }
 
+  // A count in the words of the board (scorer_texts: the forms one and other).
+  function counted(forms, n) {
+    if (!forms) return null;
+    const rule = new Intl.PluralRules(document.documentElement.lang || undefined).select(n);
+    return (forms[rule] || forms.other).replace("%(n)s", String(n));
+  }
+
   function showBoard(section, board, session) {
+    const texts = session.texts || {};
+    const title = section.querySelector(".board-title small");
+    const was = counted(texts.games, session.state.games), now = counted(texts.games, board.games_played);
+    if (title && was && now) title.textContent = title.textContent.replace(was, now);
     const rows = section.querySelectorAll("table.tally tbody tr");
     session.players.forEach(function (p, i) {
       const row = rows[i];

@@ -91,8 +91,19 @@
     return MODES.indexOf(mode) >= 0 && mode === "cards" ? cardsDeal(params, seats) : countsDeal(params, seats);
   }
 
+  // A count in the words of the board (scorer_texts: the forms one and other).
+  function counted(forms, n) {
+    if (!forms) return null;
+    const rule = new Intl.PluralRules(document.documentElement.lang || undefined).select(n);
+    return (forms[rule] || forms.other).replace("%(n)s", String(n));
+  }
+
   // The server's board (its markup) showing ``board``.
   function showBoard(section, board, session) {
+    const texts = session.texts || {};
+    const title = section.querySelector(".board-title small");
+    const was = counted(texts.deals, session.state.deals), now = counted(texts.deals, board.deals);
+    if (title && was && now) title.textContent = title.textContent.replace(was, now);
     const rows = section.querySelectorAll("table.tally tbody tr");
     const mark = section.querySelector(".dealer-mark");
     session.players.forEach(function (p, i) {
@@ -102,9 +113,10 @@
       if (cells[0]) cells[0].textContent = String(board.mura[p]);
       if (cells[1] && cells[1].firstChild) cells[1].firstChild.textContent = board.zeros[p] + " ";
       const next = cells[1] && cells[1].querySelector(".to-next");
-      if (next) {
-        next.textContent = next.textContent.replace(/[0-9]+/, String(board.zeros_to_next_mura[p]));
-        next.title = next.title.replace(/[0-9]+/, String(board.zeros_to_next_mura[p]));
+      const left = board.zeros_to_next_mura[p];
+      if (next && texts.to_go) {
+        next.textContent = "(" + counted(texts.to_go, left) + ")";
+        next.title = counted(texts.to_next, left);
       }
       if (cells[2]) cells[2].classList.add("stale");   // the money: the server's, as it was
       row.classList.toggle("dealer", p === board.next_dealer);
