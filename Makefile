@@ -34,6 +34,7 @@ check: install
 	DJANGO_DEBUG=1 $(PY) manage.py check
 	DJANGO_DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	DJANGO_DEBUG=1 $(PY) manage.py spectacular --validate --fail-on-warn --file /dev/null
+	DJANGO_DEBUG=1 $(PY) manage.py scorer_data --check
 
 # The quick benchmarks (bench/README.md): PostgreSQL database schreiber_bench (or
 # BENCH_DATABASE_URL), wrk and /usr/bin/chromium. A few minutes; prints every figure.

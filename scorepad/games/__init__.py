@@ -60,6 +60,11 @@ class Play(Protocol):
     def finished_game(self, result: Mapping[str, Any]) -> dict[str, Any] | None: ...
     # the game a deal's result ended, as its FinishedGame row keeps it (None: no list)
     TOURNAMENT: TournamentPlay | None  # how a table plays a tournament round (None: never)
+    def scorer_data(self) -> dict[str, Any]: ...
+    # what the phone's scorer (the package's static/scorer.js) reads, from the referee:
+    # written into its static/rules-data.js (games/scorerdata.py)
+    def scorer_texts(self, session: Session) -> dict[str, Any]: ...
+    # the words its provisional board (static/phone.js) needs, in the page's language
 
 
 class Board(Protocol):

@@ -19,6 +19,7 @@ from .. import accounts, games, htmx_answers, services
 from ..access import WRITERS, role_in
 from ..cache import backend, grants
 from ..forms import about_form
+from ..games import scorerdata
 from ..games.base import mode_of
 from ..ids import parse_id
 from ..loaded import Loaded
@@ -80,7 +81,11 @@ def board_context(loaded: Loaded, game: games.Game, board_url: str) -> dict[str,
     """The scoreboard as the pages show it (``_scoreboard.html``)."""
     board = services.scoreboard(loaded)
     return ({"session": loaded.session, "board": board, "board_url": board_url,
-             "board_template": game.BOARD_TEMPLATE} | game.board_context(loaded, board))
+             "board_template": game.BOARD_TEMPLATE,
+             # what the phone's scorer starts from (those who record; scorerdata)
+             "scorer_table": lambda: scorerdata.table_json(loaded),
+             "scorer_state": lambda: scorerdata.state_json(loaded)}
+            | game.board_context(loaded, board))
 
 
 def stale_form(loaded: Loaded, form_number: int | None) -> dict[str, Any] | None:

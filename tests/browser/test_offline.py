@@ -39,12 +39,17 @@ def until(predicate: Any, seconds: float = 30.0) -> None:
         time.sleep(0.05)
 
 
+ACTIVE = """() => navigator.serviceWorker.getRegistration()
+                 .then(r => !!(r && r.active && r.active.state === "activated"))"""
+
+
 def installed(page: Any) -> None:
-    """Wait until the service worker controls the page, then load it once more through it
-    (that is when the worker keeps its copy)."""
-    until(lambda: page.evaluate(CONTROLLED))
+    """Wait until the service worker is active, then load the page once more through it
+    (that is when the worker keeps its copy). Not until it controls the page: a page whose
+    load began while the worker installed (the login's redirects) stays uncontrolled."""
+    until(lambda: page.evaluate(ACTIVE))
     page.reload()
-    until(lambda: page.evaluate("() => !!navigator.serviceWorker.controller"))
+    until(lambda: page.evaluate(CONTROLLED))
 
 
 def outbox(page: Any) -> list[str]:

@@ -50,3 +50,13 @@ def phone(anna: Any) -> Client:
     client = Client()
     client.force_login(anna)
     return client
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say how many deals the differential test of the phone's scorer played (test_scorer.py
+    records it; under pytest-xdist a test's own print never reaches this terminal)."""
+    stats = terminalreporter.stats
+    for report in stats.get("passed", []) + stats.get("failed", []):
+        for name, value in getattr(report, "user_properties", []):
+            if name == "scorer_differential" and report.when == "call":
+                terminalreporter.write_line(str(value))

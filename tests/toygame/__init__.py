@@ -314,6 +314,15 @@ def rules_title(preset: str) -> str:
     return TITLE
 
 
+def scorer_data() -> dict[str, Any]:
+    """No scorer on the phone: High Card has no provisional board."""
+    return {}
+
+
+def scorer_texts(session: Any) -> dict[str, Any]:
+    return {}
+
+
 def recorded_message(number: int) -> str:
     return f"High Card deal {number} recorded."
 

@@ -76,6 +76,7 @@ from .scoreboard import (
     money,
     settlement_details,
 )
+from .scorer import scorer_data, scorer_texts
 from .shapes import (
     BOARD_OUT,
     DEAL_IN,
@@ -135,6 +136,8 @@ __all__ = [
     "replayer",
     "rules",
     "rules_title",
+    "scorer_data",
+    "scorer_texts",
     "session_points",
     "settlement_details",
     "sheet_rows",

@@ -77,6 +77,7 @@ from .scoreboard import (
     money,
     settlement_details,
 )
+from .scorer import scorer_data, scorer_texts
 from .shapes import (
     BOARD_OUT,
     DEAL_IN,
@@ -159,6 +160,8 @@ __all__ = [
     "card",
     "placings",
     "rules_title",
+    "scorer_data",
+    "scorer_texts",
     "session_points",
     "settlement_details",
     "sheet_rows",

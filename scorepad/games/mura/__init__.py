@@ -88,6 +88,7 @@ from .scoreboard import (
     money,
     settlement_details,
 )
+from .scorer import scorer_data, scorer_texts
 from .shapes import (
     BOARD_OUT,
     COUNTS_OR_CARDS,
@@ -183,6 +184,8 @@ __all__ = [
     "card",
     "placings",
     "rules_title",
+    "scorer_data",
+    "scorer_texts",
     "session_points",
     "settlement_details",
     "sheet_rows",
