@@ -19,6 +19,7 @@ from scorepad.models import Deal
 
 from ..strength import LANGUAGE_SCHEMES
 from .phone import log_in, new_phone, quiet, save
+from .test_offline import installed  # active first, then controlled (the shell is large)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -194,12 +195,6 @@ def table() -> dict[str, Any]:
     anna = user("anna")
     group = group_with(anna)
     return {"anna": anna, "group": group, "session": session_at(group, anna)}
-
-
-def installed(page: Any) -> None:
-    until(lambda: page.evaluate(CONTROLLED))
-    page.reload()
-    until(lambda: page.evaluate(CONTROLLED))
 
 
 def outbox(page: Any) -> list[str]:
