@@ -19,6 +19,7 @@ from scorepad.models import Deal
 
 from ..strength import LANGUAGE_SCHEMES
 from .phone import log_in, new_phone, quiet, save
+from .test_looks import Looker
 from .test_offline import installed  # active first, then controlled (the shell is large)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -92,18 +93,9 @@ def evening() -> dict[str, Any]:
     return out
 
 
-class Measure:
-    def __init__(self, page: Any, base: str, tag: str) -> None:
-        self.page, self.base, self.tag = page, base, tag
-        self.problems: list[str] = []
-        SHOTS.mkdir(parents=True, exist_ok=True)
-
-    def look(self, name: str, path: str | None = None) -> None:
-        if path is not None:
-            self.page.goto(self.base + path)
-        quiet(self.page)
-        self.page.screenshot(path=str(SHOTS / f"{self.tag}-{name}.png"), full_page=True)
-        self.problems += [f"{name}: {p}" for p in self.page.evaluate(FITS)]
+def Measure(page: Any, base: str, tag: str) -> Looker:  # noqa: N802 (reads like the class)
+    """test_looks' Looker with this test's checks (fits.js) and screenshot folder."""
+    return Looker(page, base, tag, SHOTS, FITS)
 
 
 def every_score_shown(page: Any, players: int) -> None:

@@ -78,17 +78,19 @@ def evening() -> dict[str, Any]:
 class Looker:
     """Visits pages, saves a screenshot of each, and collects what looks wrong."""
 
-    def __init__(self, page: Any, base: str, tag: str) -> None:
+    def __init__(self, page: Any, base: str, tag: str, shots: Path | None = None,
+                 script: str | None = None) -> None:
         self.page, self.base, self.tag = page, base, tag
+        self.shots, self.script = shots or LOOKS, script or PROBLEMS
         self.problems: list[str] = []
-        LOOKS.mkdir(parents=True, exist_ok=True)
+        self.shots.mkdir(parents=True, exist_ok=True)
 
     def look(self, name: str, path: str | None = None) -> None:
         if path is not None:
             self.page.goto(self.base + path)
         quiet(self.page)
-        self.page.screenshot(path=str(LOOKS / f"{self.tag}-{name}.png"), full_page=True)
-        self.problems += [f"{name}: {p}" for p in self.page.evaluate(PROBLEMS)]
+        self.page.screenshot(path=str(self.shots / f"{self.tag}-{name}.png"), full_page=True)
+        self.problems += [f"{name}: {p}" for p in self.page.evaluate(self.script)]
 
 
 def pages(looker: Looker, evening: dict[str, Any]) -> None:
