@@ -11,8 +11,11 @@ class ScorepadConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import register_converter
 
+        from . import games
         from .cache import grants, logins
         from .ids import TokenConverter
+
+        games.registered()  # reads the registry: what it installs below it is there
 
         grants.connect()
         logins.connect()

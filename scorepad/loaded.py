@@ -24,6 +24,42 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class PlayerKeys:
+    """The keys of a game's stored deals and results that hold players (``Names``
+    translates them between the names typed and the ids stored): one player, a list of
+    players, a mapping from players, or a list of tricks (``{"leader", "cards"}``)."""
+
+    one: tuple[str, ...] = ()
+    lists: tuple[str, ...] = ()
+    maps: tuple[str, ...] = ()
+    tricks: tuple[str, ...] = ()
+
+    def __or__(self, other: PlayerKeys) -> PlayerKeys:
+        def union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+            return a + tuple(k for k in b if k not in a)
+
+        return PlayerKeys(union(self.one, other.one), union(self.lists, other.lists),
+                          union(self.maps, other.maps), union(self.tricks, other.tricks))
+
+
+#: Every registered game's ``PLAYER_KEYS`` together, put here by the registry
+#: (``scorepad.games``) whenever it reads its setting: this module sits below the games.
+_installed: dict[str, PlayerKeys] = {}
+
+
+def install_player_keys(keys: PlayerKeys) -> None:
+    _installed["now"] = keys
+
+
+def player_keys() -> PlayerKeys:
+    """The registered games' player keys (the registry is read when Django starts)."""
+    try:
+        return _installed["now"]
+    except KeyError:
+        raise RuntimeError("the games' registry has not been read yet") from None
+
+
+@dataclass(frozen=True)
 class Names:
     """Translate between the names a user types and the player ids the referee sees."""
 
@@ -57,26 +93,21 @@ class Names:
     def to_name(self, pid: str) -> str:
         return self.by_id.get(pid, pid)
 
-    #: Keys of recorded deals and results that name one player, list players, or map
-    #: players to something (every game family).
-    ONE = ("declarer", "muli_breaker", "dealer", "loser", "sitting_out")
-    LISTS = ("stayed_home", "winners", "finish_order", "order")
-    MAPS = ("tricks", "exchanged", "exchanges", "deltas", "base", "reasons", "scores_before",
-            "scores_after", "figures", "results", "mura_after", "zeros_after", "losses_after")
-
     def _translate(self, data: Mapping[str, Any], one: Any) -> dict[str, Any]:
+        keys = player_keys()
         out = dict(data)
-        for key in self.ONE:
+        for key in keys.one:
             if isinstance(out.get(key), str):
                 out[key] = one(out[key])
-        for key in self.LISTS:
+        for key in keys.lists:
             if isinstance(out.get(key), list):
                 out[key] = [one(p) if isinstance(p, str) else p for p in out[key]]
-        for key in self.MAPS:
+        for key in keys.maps:
             if isinstance(out.get(key), dict):
                 out[key] = {one(p): v for p, v in out[key].items()}
-        if isinstance(out.get("trick_cards"), list):
-            out["trick_cards"] = [self._trick(t, one) for t in out["trick_cards"]]
+        for key in keys.tricks:
+            if isinstance(out.get(key), list):
+                out[key] = [self._trick(t, one) for t in out[key]]
         return out
 
     @staticmethod

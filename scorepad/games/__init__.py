@@ -15,6 +15,7 @@ setting changes. A new game is a new package and its name in the setting
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -24,6 +25,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 from django.utils.translation import gettext_lazy
 
+from ..loaded import PlayerKeys, install_player_keys
 from .base import Column, GameRules, Money, TournamentPlay
 
 if TYPE_CHECKING:
@@ -60,6 +62,7 @@ class Play(Protocol):
     def finished_game(self, result: Mapping[str, Any]) -> dict[str, Any] | None: ...
     # the game a deal's result ended, as its FinishedGame row keeps it (None: no list)
     TOURNAMENT: TournamentPlay | None  # how a table plays a tournament round (None: never)
+    PLAYER_KEYS: PlayerKeys  # the keys of its stored deals and results that hold players
     def scorer_data(self) -> dict[str, Any]: ...
     # what the phone's scorer (the package's static/scorer.js) reads, from the referee:
     # written into its static/rules-data.js (games/scorerdata.py)
@@ -181,6 +184,8 @@ class _Registry:
             raise ImproperlyConfigured("SCHREIBER_GAMES names no game")
         if len(self.by_name) != len(self.games):
             raise ImproperlyConfigured("two games of SCHREIBER_GAMES share a NAME")
+        install_player_keys(functools.reduce(
+            operator.or_, (game.PLAYER_KEYS for game in self.games), PlayerKeys()))
 
 
 #: The registry as read (``_loaded["now"]``), and what was made from it (``derived``).
@@ -233,6 +238,7 @@ def when_changed(follow: Callable[[], None]) -> Callable[[], None]:
 def reload() -> None:
     """Read the setting again: what was made from the old registry is forgotten."""
     _loaded.clear()
+    _registry()
     for forget in _forgetters:
         forget()
     for follow in _followers:
@@ -285,6 +291,6 @@ def choices() -> list[tuple[str, str]]:
 
 
 __all__ = ["PARTS", "Api", "Board", "Column", "Evening", "Forms", "Game", "GameRules",
-           "LookingBack", "Money", "Pages", "Play", "TournamentPlay", "choices", "default",
-           "derived", "for_tournaments", "get", "modules", "names", "of", "registered", "reload",
-           "when_changed"]
+           "LookingBack", "Money", "Pages", "Play", "PlayerKeys", "TournamentPlay", "choices",
+           "default", "derived", "for_tournaments", "get", "modules", "names", "of", "registered",
+           "reload", "when_changed"]

@@ -214,12 +214,6 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ('"mura_revoke"', "a rule's code (the Referee page's answer)"),
         ('"mura-play"', "the rule's anchor in docs/rules.md"),
     ),
-    "scorepad/loaded.py": (
-        # Names turns player ids into names in every stored deal and result without
-        # knowing the game (the games import Names, so it cannot ask them): the keys that
-        # hold players are stored JSON, one of them spelled with a game's word
-        ('"mura_after"', "a key of stored results that maps players"),
-    ),
 }
 
 

@@ -28,7 +28,7 @@ from referee.violations import RuleError, Violation
 from scorepad.errors import InputError, RulesBroken
 from scorepad.fields import AsStored, NameField, Shape, rules_schema, utc_datetime
 from scorepad.games.base import Column, GameRules, JsonReplayer, Money, rate, stake_of
-from scorepad.loaded import Loaded, Names, SessionRecord
+from scorepad.loaded import Loaded, Names, PlayerKeys, SessionRecord
 from scorepad.messages import violation_message
 
 # --- playing ---------------------------------------------------------------------------
@@ -36,6 +36,8 @@ from scorepad.messages import violation_message
 NAME = "high_card"  # Session.game
 TITLE = "High Card"
 TOURNAMENT = None  # no tournaments of High Card
+#: The keys of its deals and results that hold players (``Names`` translates them).
+PLAYER_KEYS = PlayerKeys(lists=("winners",), maps=("high_card_points",))
 FEWEST, MOST = 2, 6
 
 
@@ -80,7 +82,7 @@ def apply(session: Any, seats: Sequence[str], state: Mapping[str, Any],
     for w in winners:
         points[w] += 1
     deals = state["deals"] + 1
-    return ({"winners": winners, "scores_after": points, "high_card_deal": deals},
+    return ({"winners": winners, "high_card_points": points, "high_card_deal": deals},
             {"points": points, "deals": deals})
 
 
@@ -159,7 +161,7 @@ class HighCardStoredDealOut(AsStored):
 
 class HighCardResultOut(Shape):
     winners = serializers.ListField(child=serializers.CharField())
-    scores_after = serializers.DictField(child=serializers.IntegerField())
+    high_card_points = serializers.DictField(child=serializers.IntegerField())
     high_card_deal = serializers.IntegerField()
 
 
@@ -287,7 +289,7 @@ def csv_rows(names: Names, deals: Sequence[Any]) -> list[list[object]]:
     for d in deals:
         r = d.result
         rows.append([d.number, " + ".join(names.to_name(p) for p in r.get("winners", [])),
-                     *[r.get("scores_after", {}).get(p) for p in order]])
+                     *[r.get("high_card_points", {}).get(p) for p in order]])
     return rows
 
 

@@ -274,6 +274,9 @@ def test_the_api_of_a_toy_session_answers_what_its_schema_says(toy):
     api.call("post", f"{base}/deals/", {"winners": "Anna"}, status=400)
     api.call("get", f"{base}/deals/")
     assert api.call("get", f"{base}/deals/2/").json()["kind"] == "tie"
+    # its own key of players (PLAYER_KEYS), named as typed, not as stored
+    assert api.call("get", f"{base}/deals/2/").json()["result"]["high_card_points"] == {
+        "Anna": 1, "Bert": 1, "Cilli": 1, "Dominik": 0}
     api.call("put", f"{base}/deals/1/", {"winners": ["Dominik"], "version": 1})
     api.call("put", f"{base}/deals/1/", {"winners": ["Anna"], "version": 1}, status=409)
     api.call("put", f"{base}/deals/1/", {"winners": SEATS}, status=422)

@@ -59,6 +59,7 @@ from .looking_back import (
 )
 from .play import (
     NAME,
+    PLAYER_KEYS,
     TITLE,
     TOURNAMENT,
     apply,
@@ -110,6 +111,7 @@ __all__ = [
     "STATS_OUT",
     "SUMMARY_TEMPLATE",
     "TITLE",
+    "PLAYER_KEYS",
     "TOURNAMENT",
     "again_rules",
     "apply",

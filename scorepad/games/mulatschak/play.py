@@ -25,7 +25,7 @@ from referee.session import start as session_start
 from referee.violations import RuleError
 
 from ...errors import InputError, RulesBroken
-from ...loaded import Loaded
+from ...loaded import Loaded, PlayerKeys
 from ...messages import FACTOR_LABELS
 from ..base import RECENT_GAMES, GameRules, TournamentPlay
 
@@ -249,6 +249,13 @@ def _round_scores(session: Session, seats: Sequence[str],
     start = int(session_rules(session).start_score)
     return {p: Fraction(start - int((scores or {}).get(p, start))) for p in seats}
 
+
+#: The keys of its stored deals and results that hold players (``Names`` translates them).
+PLAYER_KEYS = PlayerKeys(
+    one=("declarer", "muli_breaker", "dealer", "sitting_out"),
+    lists=("stayed_home", "winners"),
+    maps=("tricks", "exchanged", "exchanges", "deltas", "base", "reasons", "scores_before",
+          "scores_after"))
 
 TOURNAMENT = TournamentPlay(
     ends_with_game=True,

@@ -60,6 +60,7 @@ from .looking_back import (
 )
 from .play import (
     NAME,
+    PLAYER_KEYS,
     TITLE,
     TOURNAMENT,
     apply,
@@ -132,6 +133,7 @@ __all__ = [
     "STATS_KEY",
     "SUMMARY_TEMPLATE",
     "TITLE",
+    "PLAYER_KEYS",
     "TOURNAMENT",
     "again_rules",
     "apply",

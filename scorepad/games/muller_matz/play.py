@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from referee import tally
 from referee.muller_matz import muller_matz_rules
 
+from ...loaded import PlayerKeys
 from ..base import GameRules, JsonReplayer, tallied
 
 if TYPE_CHECKING:
@@ -67,4 +68,7 @@ def replayer(session: Session, seats: Sequence[str]) -> JsonReplayer:
 
 
 #: Not played as a tournament (docs/tournaments.md).
+#: The keys of its stored deals and results that hold players (``Names`` translates them).
+PLAYER_KEYS = PlayerKeys(one=("loser",), lists=("finish_order", "order"), maps=("losses_after",))
+
 TOURNAMENT = None

@@ -14,6 +14,7 @@ from referee.mura import OVERRIDES_SCHEMA as MURA_OVERRIDES
 from ...fields import (
     rules_schema,
 )
+from ...loaded import PlayerKeys
 from ..base import (
     GameRules,
     JsonReplayer,
@@ -116,7 +117,12 @@ def _round_scores(session: Session, seats: Sequence[str], mura: Mapping[str, Any
             for p in seats}
 
 
+#: The keys of its stored deals and results that hold players (``Names`` translates them).
+PLAYER_KEYS = PlayerKeys(
+    one=("dealer",), maps=("tricks", "figures", "results", "mura_after", "zeros_after"),
+    tricks=("trick_cards",))
 #: Mura knows no end of a game: a round ends after ``deals_per_round`` deals.
+
 TOURNAMENT = TournamentPlay(
     ends_with_game=False,
     game_ended=lambda result: False,
