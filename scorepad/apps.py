@@ -1,6 +1,21 @@
 from __future__ import annotations
 
+import importlib
+import sys
+
 from django.apps import AppConfig
+from django.conf import settings
+from django.urls import clear_url_caches
+
+
+def routes_again() -> None:
+    """The URLs hold each registered game's own routes (its Referee tools and its part of
+    the referee API): when the registry changes, they are read again."""
+    for name in ("scorepad.api.urls", settings.ROOT_URLCONF):
+        module = sys.modules.get(name)
+        if module is not None:
+            importlib.reload(module)
+    clear_url_caches()
 
 
 class ScorepadConfig(AppConfig):
@@ -16,6 +31,7 @@ class ScorepadConfig(AppConfig):
         from .ids import TokenConverter
 
         games.registered()  # reads the registry: what it installs below it is there
+        games.when_changed(routes_again)
 
         grants.connect()
         logins.connect()

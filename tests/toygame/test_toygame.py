@@ -86,6 +86,26 @@ def test_the_setting_registers_the_game_and_restoring_it_forgets_it():
     assert "high_card" not in components["PlayerStatsOut"]["properties"]
 
 
+def test_its_referee_api_is_routed_while_it_is_registered():
+    """The toy's own ``api`` module (its part of the referee API): routed, in the rules
+    and in the schema while the setting names the toy; 404 again once it is restored."""
+    url = "/api/v1/referee/high_card/deal"
+    body = {"players": SEATS, "winners": ["Anna"]}
+    assert Client().post(url, body, content_type="application/json").status_code == 404
+    with override_settings(SCHREIBER_GAMES=[*settings.SCHREIBER_GAMES, TOY]):
+        schema = schema_now()
+        assert "/api/v1/referee/high_card/deal" in schema["paths"]
+        checked = Checked(schema)
+        assert checked.call("post", url, body).json() == {"legal": True}
+        refused = checked.call("post", url, {"players": SEATS, "winners": SEATS}, status=422)
+        assert [v["code"] for v in refused.json()["violations"]] == ["nobody_lost"]
+        checked.call("post", url, {"players": SEATS}, status=400)
+        rules = Client().get("/api/v1/rules").json()
+        assert NAME in json.dumps(rules)
+    assert Client().post(url, body, content_type="application/json").status_code == 404
+    assert "/api/v1/referee/high_card/deal" not in schema_now()["paths"]
+
+
 def test_the_toy_provides_every_part_of_the_game_protocol(toy):
     from tests.scorepad import test_layers
 
