@@ -29,8 +29,12 @@ if TYPE_CHECKING:
 
 # --- the pages: scoreboard, the deal form and its live check -----------------------------------
 
-SESSION_TEMPLATE = "scorepad/session.html"
-FORM_FRAGMENT = "scorepad/session.html#dealform"
+SESSION_TEMPLATE = "scorepad/session_game.html"
+FORM_FRAGMENT = "scorepad/session_game.html#gameform"
+#: The form itself, which session_game.html's ``gameform`` includes, and the head of the
+#: entry panel above the deals not sent yet.
+FORM_PART = "scorepad/_form_mulatschak.html"
+ENTRY_HEAD = "scorepad/_entry_head_mulatschak.html"
 EDIT_TEMPLATE = "scorepad/deal_edit.html"
 #: The game's parts of the pages every game shares: the scoreboard, the paper sheet (it
 #: extends scorepad/sheet.html) and the settlement's words on the rules of money.
@@ -464,4 +468,6 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
         "number": number,
         "muli_name": MULI_NAMES.get(session.preset, "Muli"),
         "idempotency_key": secrets.token_urlsafe(24),
+        "game_form": FORM_PART,
+        "entry_head": ENTRY_HEAD,
     }
