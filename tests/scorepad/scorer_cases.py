@@ -551,7 +551,8 @@ def matz_session(rng: random.Random, deals: int, theme: str | None = None) -> Pl
         overrides["players_max"] = {"crowd": 12, "most": MAX_PLAYERS}.get(
             theme or "", rng.choice((4, 10, 12, 12, 16, MAX_PLAYERS)))
     if theme == "few" or rng.random() < 0.1:
-        overrides["players_min"] = rng.randint(2, overrides.get("players_max", 10))
+        overrides["players_min"] = rng.randint(2, min(overrides.get("players_max", 10),
+                                                      SEATS_MOST))
     if rng.random() < 0.15:
         overrides["two_packs_from"] = rng.randint(2, 14)
     frozen = games.get("muller_matz").rules(None, overrides)
