@@ -142,11 +142,40 @@ def test_a_mura_session_of_two_takes_sixteen_tricks_in_its_form(api, owner):
     page = base.replace("/api/v1", "")
     html = api.get(f"{page}/?mode=cards").content.decode()
     assert 'name="c_15_0"' in html and 'name="c_16_0"' not in html
+    assert "card by card, {n} of 16 tricks" in html
+    counts_page = api.get(f"{page}/").content.decode()
+    assert 'data-sum="16"' in counts_page and 'name="t_0" min="0" max="16"' in counts_page
+    assert "Enter a whole number from 0 to 16." in counts_page
+    german = api.get(f"{page}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Bitte eine ganze Zahl von 0 bis 16 eingeben." in german
+    hungarian = api.get(f"{page}/?mode=cards", HTTP_ACCEPT_LANGUAGE="hu").content.decode()
+    assert "lapról lapra: {n} / 16 ütés" in hungarian
     api.post(f"{page}/deals/new", {"t_0": "10", "f_0": "12", "f_1": "6"})
     assert api.get(f"{base}/scoreboard").json()["deals"] == 1
     live = api.post(f"{page}/check", {"t_0": "3", "f_0": "1", "t_1": "13", "f_1": "15"},
                     **HX).content.decode()
     assert "tricks_sum" not in live and "add up" not in live
+
+
+def test_a_mura_session_of_eight_takes_four_tricks_in_its_form(api, owner):
+    eight = [*SEATS, "Erika", "Franz", "Gerti", "Hans"]
+    base = started(api, owner, "mura", eight, {"players": 8})
+    page = base.replace("/api/v1", "")
+    html = api.get(f"{page}/?mode=cards").content.decode()
+    assert 'name="c_3_7"' in html and 'name="c_4_0"' not in html
+    data = ({f"t_{i}": "1" for i in range(3)} | {f"t_{i}": "0" for i in range(4, 8)}
+            | {f"f_{i}": "4" for i in range(4)})
+    api.post(f"{page}/deals/new", data)  # Dominik's trick is the rest of four
+    board = api.get(f"{base}/scoreboard").json()
+    assert board["deals"] == 1 and board["zeros"]["Dominik"] == 0
+    assert board["zeros"]["Erika"] == 1
+
+
+def test_a_mura_session_of_four_keeps_eight_tricks_in_its_form(api, owner):
+    page = started(api, owner, "mura", SEATS).replace("/api/v1", "")
+    html = api.get(f"{page}/").content.decode()
+    assert 'data-sum="8"' in html and "Enter a whole number from 0 to 8." in html
+    assert "card by card, {n} of 8 tricks" in api.get(f"{page}/?mode=cards").content.decode()
 
 
 def test_the_mura_form_checks_with_the_sessions_figures_needed(api, owner):

@@ -245,7 +245,8 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     seats = list(names.by_id.values())
     rules = session_rules(loaded.session)
     context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode,
-                               "game_form": FORM_PART, **phone_rules(rules)}
+                               "game_form": FORM_PART, "tricks_per_deal": rules.tricks_per_deal,
+                               **phone_rules(rules)}
     if mode == "cards":
         return context | _cards_context(names, post, submitted, _dealer_of(loaded, number),
                                         rules)
