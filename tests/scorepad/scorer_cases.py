@@ -20,11 +20,13 @@ from typing import Any
 from urllib.parse import urlencode
 
 from referee.cards import GERMAN_SUITS
+from referee.muller_matz import MAX_PLAYERS
 from referee.mura import MURA_RULES, first_leader
 from referee.rules import ALL_PASS_MODES, MAX_SCORE, MULATSCHAK_PACKS, MULI_FAIL_MODES, PRESETS
 from referee.violations import RuleError
 from scorepad import games
 from scorepad.errors import InputError, RulesBroken
+from scorepad.fields import MAX_PLAYERS as SEATS_MOST
 from scorepad.loaded import Names
 
 #: Seats drawn from names (with letters beyond Latin and beyond the BMP, whose order the
@@ -494,13 +496,17 @@ def _mura_deal(rng: random.Random, s: Played) -> dict[str, Any]:
 
 
 def mura_session(rng: random.Random, deals: int, theme: str | None = None) -> Played:
+    """A Mura session; its themes each change one of the rules a deal is checked and
+    scored with (the seats, the figures a player needs, the figures a trick may hold)."""
     overrides: dict[str, Any] = {}
     if rng.random() < 0.6:
         overrides["zeros_per_mura"] = rng.randint(1, 12)
-    if rng.random() < 0.1:
-        overrides["figures_needed"] = rng.randint(1, 6)
-    if rng.random() < 0.05:
-        overrides["players"] = rng.choice((2, 8))
+    if theme == "figures needed" or rng.random() < 0.2:
+        overrides["figures_needed"] = rng.randint(1, 8)
+    if theme == "two" or theme == "eight" or rng.random() < 0.15:
+        overrides["players"] = {"two": 2, "eight": 8}.get(theme or "", rng.choice((2, 8)))
+    if theme == "figures a trick" or rng.random() < 0.2:
+        overrides["max_figures_per_trick"] = rng.randint(1, 8)
     frozen = games.get("mura").rules(None, overrides)
     players = _seats(rng, frozen.fewest) if frozen.fewest <= len(NAMES) else \
         [f"P{i}" for i in range(frozen.fewest)]
@@ -537,14 +543,24 @@ def _matz_deal(rng: random.Random, s: Played) -> dict[str, Any]:
 
 
 def matz_session(rng: random.Random, deals: int, theme: str | None = None) -> Played:
+    """A Müller Matz session; "crowd" seats more than the referee's default rules do,
+    "most" as many as a session holds (SEATS_MOST) under the most any rules allow
+    (MAX_PLAYERS), "few" raises the fewest seats."""
     overrides: dict[str, Any] = {}
-    if theme == "crowd" or rng.random() < 0.35:
-        overrides["players_max"] = 12 if theme == "crowd" else rng.choice((4, 10, 12, 12))
+    if theme in ("crowd", "most") or rng.random() < 0.35:
+        overrides["players_max"] = {"crowd": 12, "most": MAX_PLAYERS}.get(
+            theme or "", rng.choice((4, 10, 12, 12, 16, MAX_PLAYERS)))
+    if theme == "few" or rng.random() < 0.1:
+        overrides["players_min"] = rng.randint(2, min(overrides.get("players_max", 10),
+                                                      SEATS_MOST))
+    if rng.random() < 0.15:
+        overrides["two_packs_from"] = rng.randint(2, 14)
     frozen = games.get("muller_matz").rules(None, overrides)
-    count = rng.randint(frozen.fewest, min(frozen.most, len(NAMES)))
-    if frozen.most > 10 and (theme == "crowd" or rng.random() < 0.5):
-        # more than the referee's own rules seat
-        count = rng.randint(11, min(frozen.most, len(NAMES)))
+    most = min(frozen.most, SEATS_MOST)
+    count = rng.randint(frozen.fewest, most)
+    if most > 10 and (theme in ("crowd", "most") or rng.random() < 0.5):
+        # more than the referee's default rules seat, up to all a session holds
+        count = most if theme == "most" else rng.randint(11, most)
     players = _seats(rng, count)
     def resume(state: dict[str, Any]) -> dict[str, Any]:
         for p in players:
@@ -562,8 +578,8 @@ def matz_session(rng: random.Random, deals: int, theme: str | None = None) -> Pl
 #: (make a session, its share of the deals, the fewest and most deals a session, themes)
 SESSIONS: tuple[tuple[Callable[..., Played], float, int, int, tuple[str, ...]], ...] = (
     (mulatschak_session, 0.6, 10, 80, tuple(THEMES)),
-    (mura_session, 0.25, 5, 40, ()),
-    (matz_session, 0.15, 5, 40, ("crowd",)),
+    (mura_session, 0.25, 5, 40, ("two", "eight", "figures needed", "figures a trick")),
+    (matz_session, 0.15, 5, 40, ("crowd", "most", "few")),
 )
 
 
@@ -670,7 +686,8 @@ def forms(seed: int, count: int) -> list[dict[str, Any]]:
     out = []
     for k in range(count):
         game = list(FORMS)[k % len(FORMS)]
-        seats = _seats(rng, 4 if game == "mura" else rng.randint(2, 6))
+        seats = _seats(rng, rng.choice((2, 4, 4, 4, 8)) if game == "mura"
+                       else rng.randint(2, 6))
         out.append({"game": game, "seats": seats,
                     "body": urlencode(FORMS[game](rng, seats))})
     return out

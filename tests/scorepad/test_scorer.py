@@ -23,7 +23,9 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from referee.muller_matz import MAX_PLAYERS
 from scorepad import games
+from scorepad.fields import MAX_PLAYERS as SEATS_MOST
 from scorepad.games import scorerdata
 from scorepad.loaded import Names
 
@@ -176,6 +178,18 @@ def test_the_random_sessions_reach_every_rule_they_are_meant_to() -> None:
     assert any(r.get("multiplier", 0) >= 1 << 20 for r in results)
     errors = [step for s in played for step in s.steps if "error" in step]
     assert errors
+
+    def recorded(game: str, **params: Any) -> list[Played]:
+        """Sessions of ``game`` with those frozen parameters that recorded a deal."""
+        return [s for s in played if game == s.game.NAME and any(x["ok"] for x in s.steps)
+                and all(s.rules["params"][k] == v for k, v in params.items())]
+
+    # every Mura parameter a session may start with, and Müller Matz's largest tables
+    assert recorded("mura", players=2) and recorded("mura", players=8)
+    assert {s.rules["params"]["figures_needed"] for s in recorded("mura")} >= {1, 3, 5, 8}
+    assert {s.rules["params"]["max_figures_per_trick"] for s in recorded("mura")} >= {4, 6, 8}
+    assert any(len(s.players) == SEATS_MOST for s in recorded("muller_matz"))
+    assert any(len(s.players) > 10 for s in recorded("muller_matz", players_max=MAX_PLAYERS))
 
 
 def test_the_scorers_rules_data_is_generated_from_the_referee() -> None:

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
-from referee.muller_matz import check_result, packs_for
+from referee.muller_matz import MullerMatzRules, check_result, packs_for
 
 from ...loaded import Loaded, Names
 from ...messages import violation_message
 from ..base import mode_of
+from .play import session_rules
 
 if TYPE_CHECKING:
     from ...models import Session
@@ -113,11 +114,12 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     if number is not None:
         context["current_loser"] = (post or {}).get("loser")
     if mode == "order":
-        context |= _order_context(names, post or {}, submitted)
+        context |= _order_context(names, post or {}, submitted, session_rules(loaded.session))
     return context
 
 
-def _order_context(names: Names, post: Any, submitted: bool) -> dict[str, Any]:
+def _order_context(names: Names, post: Any, submitted: bool,
+                   rules: MullerMatzRules) -> dict[str, Any]:
     """The finishing order, checked by the referee: a player listed twice is named next to
     the place they are listed again; a blank place is named once the form was sent."""
     seats = list(names.by_id.values())
@@ -128,7 +130,7 @@ def _order_context(names: Names, post: Any, submitted: bool) -> dict[str, Any]:
     legal = False
     if given:
         ids = names.deal_ids({"finish_order": given})["finish_order"]
-        result = check_result(names.seats, ids)
+        result = check_result(names.seats, ids, rules=rules)
         complete = len(given) == len(order)
         legal = complete and result.legal
         for v in result.violations:
@@ -151,5 +153,5 @@ def _order_context(names: Names, post: Any, submitted: bool) -> dict[str, Any]:
     places = [{"index": k, "value": order[k], "errors": errors.get(k, []), "last": k == last}
               for k in range(len(seats))]
     return {"places": places, "general_errors": general, "legal": legal,
-            "packs": packs_for(len(seats)),
+            "packs": packs_for(len(seats), rules),
             "winner": order[0] if legal else None, "loser": order[-1] if legal else None}

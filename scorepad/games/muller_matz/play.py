@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from referee import tally
-from referee.muller_matz import muller_matz_rules
+from referee.muller_matz import MullerMatzRules, muller_matz_rules
 
 from ...loaded import PlayerKeys
 from ..base import GameRules, JsonReplayer, tallied
@@ -31,6 +31,13 @@ def rules(preset: str | None, overrides: Mapping[str, object] | None) -> GameRul
     return GameRules(NAME, dict(matz.as_params()), matz.players_min, matz.players_max)
 
 
+def session_rules(session: Session) -> MullerMatzRules:
+    """The rules this session's games are checked and counted with: every parameter its
+    frozen rules name (docs/rules.md, "Mueller Matz parameters": the seats it allows, when
+    two packs are used), the referee's default for one a session lacks."""
+    return muller_matz_rules(session.rules or {})
+
+
 def start(session: Session, seats: Sequence[str]) -> dict[str, Any]:
     state = tally.matz_start(seats)
     return {"losses": dict(state.losses), "games": 0}
@@ -50,7 +57,7 @@ def apply(session: Session, seats: Sequence[str], state: Mapping[str, Any],
           data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     before = tally.MatzState(dict(state["losses"]), state["games"])
     with tallied():
-        result, after = tally.matz_apply(seats, before, data)
+        result, after = tally.matz_apply(seats, before, data, session_rules(session))
     return (
         {"loser": result.loser, "order": list(result.order), "game_number": after.games,
          "losses_after": dict(after.losses)},

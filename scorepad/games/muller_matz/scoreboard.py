@@ -11,6 +11,7 @@ from referee.muller_matz import packs_for
 
 from ...loaded import Names
 from ..base import Money, stake_of
+from .play import session_rules
 
 if TYPE_CHECKING:
     from ...models import Session
@@ -26,7 +27,7 @@ def board(session: Session, names: Names) -> dict[str, Any]:
     return {
         "losses": {names.to_name(p): session.state["losses"][p] for p in order},
         "games_played": session.state["games"],
-        "packs": packs_for(len(order)),
+        "packs": packs_for(len(order), session_rules(session)),
     }
 
 

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
 
 def scorer_data() -> dict[str, Any]:
-    # .play checks every result with the referee's rules (tally.matz_apply's default), and
-    # the board counts the packs with them too (packs_for)
+    # the referee's defaults: .play checks every result with the session's frozen rules
+    # (play.session_rules), these for a parameter they lack, and the board counts the
+    # packs with them too (packs_for)
     return {"rules": MULLER_MATZ_RULES.as_params()}
 
 

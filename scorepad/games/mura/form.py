@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from contextlib import suppress
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from django.http import QueryDict
@@ -25,7 +26,7 @@ from ..base import (
     step,
     stepped_count,
 )
-from .play import CARD_CODES, NAME, PACK, TRICKS
+from .play import CARD_CODES, NAME, PACK, seat_rules, session_rules, tricks_for
 
 if TYPE_CHECKING:
     from ...models import Session
@@ -62,13 +63,20 @@ def _figures_by_tricks(rules: MuraRules = MURA_RULES) -> dict[int, tuple[int, in
     return out
 
 
-#: What the phone needs to know of the rules, from the referee (static/cardpicker.js):
-#: the ranks from high to low (the best card of the suit led takes a trick, no trumps:
-#: the next leader is known the moment a trick is complete), the numbers of the pad the
-#: counts are tapped on, and the figures it offers for each number of tricks.
-PHONE_RULES = {"trick_ranks": " ".join(MURA_RULES.card_pack.ranks),
-               "pad_numbers": range(MURA_RULES.max_figures_total + 1),
-               "pad_ranges": json.dumps(_figures_by_tricks(), separators=(",", ":"))}
+@lru_cache(maxsize=32)
+def phone_rules(rules: MuraRules = MURA_RULES) -> dict[str, Any]:
+    """What the phone needs to know of a session's rules, from the referee
+    (static/cardpicker.js): the ranks from high to low (the best card of the suit led takes
+    a trick, no trumps: the next leader is known the moment a trick is complete), the
+    numbers of the pad the counts are tapped on, and the figures it offers for each number
+    of tricks."""
+    return {"trick_ranks": " ".join(rules.card_pack.ranks),
+            "pad_numbers": range(rules.max_figures_total + 1),
+            "pad_ranges": json.dumps(_figures_by_tricks(rules), separators=(",", ":"))}
+
+
+#: The referee's own rules' (four players).
+PHONE_RULES = phone_rules()
 
 
 def recorded_message(number: int) -> str:
@@ -128,7 +136,7 @@ def counts_entry(post: Any, seats: list[str]) -> dict[str, dict[str, int | None]
         what, player, delta = tapped
         auto = counts_auto({"tricks": tricks, "figures": figures})
         if what == "t":
-            stepped_count(tricks, player, delta, auto["tricks"], TRICKS)
+            stepped_count(tricks, player, delta, auto["tricks"], tricks_for(len(seats)))
         else:
             stepped_count(figures, player, delta, auto["figures"], None)
     return {"tricks": tricks, "figures": figures}
@@ -137,7 +145,7 @@ def counts_entry(post: Any, seats: list[str]) -> dict[str, dict[str, int | None]
 def counts_auto(entry: dict[str, dict[str, int | None]]) -> dict[str, dict[str, int]]:
     """Blank counts that can only be one number (base.inferred): the last player's tricks
     from the remainder, and no figures for a player who took no trick."""
-    tricks = inferred(entry["tricks"], TRICKS)
+    tricks = inferred(entry["tricks"], tricks_for(len(entry["tricks"])))
     shown = {p: tricks.get(p) if n is None else n for p, n in entry["tricks"].items()}
     figures = {p: 0 for p, n in entry["figures"].items() if n is None and shown.get(p) == 0}
     return {"tricks": tricks, "figures": figures}
@@ -153,10 +161,10 @@ def counts_data(entry: dict[str, dict[str, int | None]]) -> dict[str, Any]:
 
 
 def cards_entry(post: Any, seats: list[str]) -> list[dict[str, Any]]:
-    """Eight tricks as typed: leader ``l_<trick>`` (a seat index) and the card code of each
-    seat ``c_<trick>_<seat>``; blank stays blank."""
+    """The deal's tricks (eight at four players) as typed: leader ``l_<trick>`` (a seat
+    index) and the card code of each seat ``c_<trick>_<seat>``; blank stays blank."""
     out = []
-    for t in range(TRICKS):
+    for t in range(tricks_for(len(seats))):
         lead = parse_count(post.get(f"l_{t}"))
         leader = seats[lead] if lead is not None and 0 <= lead < len(seats) else None
         cards = {p: str(post.get(f"c_{t}_{i}") or "").strip() for i, p in enumerate(seats)}
@@ -179,13 +187,15 @@ def cards_data(entry: list[dict[str, Any]]) -> dict[str, Any]:
     ]}
 
 
-def _check_cards(names: Names, entry: list[dict[str, Any]], dealer: str | None = None) -> Any:
+def _check_cards(names: Names, entry: list[dict[str, Any]], dealer: str | None = None,
+                 rules: MuraRules | None = None) -> Any:
     """The referee's verdict; a blank leader after a decided trick is taken to be that
     trick's winner (the referee still checks it), so a phone fills in one leader only.
     With the ``dealer`` (a player id), the first trick's leader is checked too (docs/rules.md,
-    "First lead")."""
+    "First lead"). ``rules``: the session's (the referee's for its seats without one)."""
+    rules = rules or seat_rules(len(names.seats))
     while True:
-        result = tally.mura_check(names.seats, names.deal_ids(cards_data(entry)),
+        result = tally.mura_check(names.seats, names.deal_ids(cards_data(entry)), rules,
                                   dealer=dealer)
         filled = False
         for outcome, trick in zip(result.tricks[:-1], entry[1:], strict=False):
@@ -213,7 +223,7 @@ def form_values(data: dict[str, Any], seats: list[str]) -> tuple[QueryDict, str]
     """A recorded deal (names) as the form that records it, and that form's mode."""
     post = QueryDict(mutable=True)
     if data.get("trick_cards") is not None:
-        for t, trick in enumerate(data["trick_cards"][:TRICKS]):
+        for t, trick in enumerate(data["trick_cards"][:tricks_for(len(seats))]):
             if trick.get("leader") in seats:
                 post[f"l_{t}"] = str(seats.index(trick["leader"]))
             for p, code in (trick.get("cards") or {}).items():
@@ -233,17 +243,20 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     by the referee as it is filled in."""
     names = loaded.names
     seats = list(names.by_id.values())
+    rules = session_rules(loaded.session)
     context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode,
-                               "game_form": FORM_PART, **PHONE_RULES}
+                               "game_form": FORM_PART, "tricks_per_deal": rules.tricks_per_deal,
+                               **phone_rules(rules)}
     if mode == "cards":
-        return context | _cards_context(names, post, submitted, _dealer_of(loaded, number))
+        return context | _cards_context(names, post, submitted, _dealer_of(loaded, number),
+                                        rules)
     entry = counts_entry(post, seats)
     violations: list[dict[str, Any]] = []
     hints: list[str] = []
     results: dict[str, Any] = {}
     if post:
         try:
-            result = tally.mura_check(names.seats, names.deal_ids(counts_data(entry)))
+            result = tally.mura_check(names.seats, names.deal_ids(counts_data(entry)), rules)
         except RuleError as e:
             violations.append({"player": None, "message": input_error_message(e)})
         else:
@@ -267,7 +280,8 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
          "result": results.get(p)}
         for i, p in enumerate(seats)
     ]
-    left = TRICKS - sum(n or 0 for n in entry["tricks"].values()) - sum(auto["tricks"].values())
+    left = (rules.tricks_per_deal - sum(n or 0 for n in entry["tricks"].values())
+            - sum(auto["tricks"].values()))
     return context | {
         "entry_rows": rows, "tricks_left": left, "hints": hints,
         "general_errors": [v["message"] for v in violations if not v["player"]],
@@ -284,8 +298,9 @@ def _dealer_of(loaded: Loaded, number: int | None) -> str | None:
 
 
 def _cards_context(names: Names, post: Any, submitted: bool = False,
-                   dealer: str | None = None) -> dict[str, Any]:
-    """The eight tricks with the referee's verdict next to each trick, leader and card,
+                   dealer: str | None = None, rules: MuraRules | None = None
+                   ) -> dict[str, Any]:
+    """The deal's tricks with the referee's verdict next to each trick, leader and card,
     what each trick gave whom, and each player's derived tricks, figures and mura. With
     the ``dealer`` (an id) the first trick's leader is offered and checked (docs/rules.md,
     "First lead")."""
@@ -302,7 +317,7 @@ def _cards_context(names: Names, post: Any, submitted: bool = False,
     legal = False
     if checked:
         try:
-            result = _check_cards(names, entry, dealer)
+            result = _check_cards(names, entry, dealer, rules)
         except RuleError as e:
             where = e.field.split(".")  # trick_cards.<index>.cards.<player id>
             message = input_error_message(e)

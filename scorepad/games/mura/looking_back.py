@@ -20,7 +20,7 @@ from ..base import (
     places,
     rate,
 )
-from .play import NAME, PACK, zeros_per_mura
+from .play import NAME, PACK, seat_rules, zeros_per_mura
 
 if TYPE_CHECKING:
     from ...models import Deal
@@ -167,7 +167,7 @@ def history_detail(seats: list[str], data: dict[str, Any]) -> dict[str, Any] | N
     if not isinstance(data.get("trick_cards"), list):
         return None
     try:
-        result = tally.mura_check(seats, data)
+        result = tally.mura_check(seats, data, seat_rules(len(seats)))
     except RuleError:
         return None
     tricks = [{"number": o.number, "winner": o.winner,

@@ -4,11 +4,12 @@ through the referee."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from referee import tally
-from referee.mura import MURA_RULES, mura_rules
+from referee.mura import MURA_RULES, MuraRules, mura_rules
 from referee.mura import OVERRIDES_SCHEMA as MURA_OVERRIDES
 
 from ...fields import (
@@ -38,10 +39,30 @@ CARD_CODES = {"card_not_in_pack", "card_played_twice", "wrong_number_of_plays",
               "wrong_leader", "must_follow_suit", "unknown_player"}
 
 
+def session_rules(session: Session) -> MuraRules:
+    """The rules this session's deals are checked and scored with: every parameter its
+    frozen rules name (docs/rules.md, "Mura parameters"), the referee's default for one a
+    session from before it was frozen lacks."""
+    return mura_rules(session.rules or {})
+
+
 def zeros_per_mura(session: Session) -> int:
     """How many zeros make a mura in this session (its frozen rules say; the referee's
     default for sessions from before the rule was frozen)."""
     return int(session.rules.get("zeros_per_mura", MURA_RULES.zeros_per_mura))
+
+
+def seat_rules(seats: int) -> MuraRules:
+    """The referee's rules for a table of ``seats`` where only the seats are known (a sent
+    form or a deal of the history read without its session): they decide the tricks and
+    who takes each, whatever else the session's rules say."""
+    return replace(MURA_RULES, players=seats) if seats in (2, 4, 8) else MURA_RULES
+
+
+def tricks_for(seats: int) -> int:
+    """Tricks of a deal at a table of ``seats`` (all cards are dealt: 8 at four, 16 at
+    two, 4 at eight); a session seats exactly its rules' ``players``."""
+    return seat_rules(seats).tricks_per_deal
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -87,7 +108,7 @@ def apply(session: Session, seats: Sequence[str], state: Mapping[str, Any],
     before = tally.MuraState(dict(state["mura"]), dict(state["zeros"]), state["dealer"],
                              state["deals"])
     with tallied():
-        result, after = tally.mura_apply(seats, before, data,
+        result, after = tally.mura_apply(seats, before, data, session_rules(session),
                                          check_first_lead=bool(data.get(FIRST_LEAD)))
     return (
         {"dealer": before.dealer,

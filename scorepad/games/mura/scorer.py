@@ -24,10 +24,11 @@ if TYPE_CHECKING:
 def scorer_data() -> dict[str, Any]:
     pack = MURA_RULES.card_pack
     return {
-        # .play scores every deal with the referee's rules (tally.mura_apply's default);
-        # the session's own count only says how many zeros make a mura on the board
+        # the referee's defaults: .play checks and scores every deal with the session's
+        # frozen rules (play.session_rules), these for a parameter they lack; a deal has
+        # pack_cards // players tricks (MuraRules.tricks_per_deal)
         "rules": MURA_RULES.as_params(),
-        "tricks_per_deal": MURA_RULES.tricks_per_deal,
+        "pack_cards": len(pack),
         "blank_cards": MURA_RULES.blank_cards,
         "min_figures_total": MURA_RULES.min_figures_total,
         "max_figures_total": MURA_RULES.max_figures_total,

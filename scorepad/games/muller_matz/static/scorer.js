@@ -10,8 +10,9 @@
   const NAME = "muller_matz";
   const violation = S.violation;
   function D() { return Scorer.data(NAME); }
-  // play.py checks every result with the referee's rules, and so does the board.
-  function rules() { return D().rules; }
+  // play.py checks every result with the session's frozen rules, the referee's default
+  // for a parameter they lack (play.session_rules), and so does the board.
+  function rules(frozen) { return Object.assign({}, D().rules, (frozen && frozen.params) || {}); }
 
   function names(value, field) {
     if (!Array.isArray(value)) S.refuse(field, "not_list");
@@ -20,8 +21,7 @@
   }
 
   // check_result: a whole finishing order (winner first), or only the loser.
-  function checkResult(players, finishOrder, loser) {
-    const r = rules();
+  function checkResult(players, finishOrder, loser, r) {
     const seats = names(players, "players");
     if (new Set(seats).size !== seats.length) S.refuse("players", "seated_twice");
     if (finishOrder === null && loser === null) S.refuse("finish_order", "missing");
@@ -52,8 +52,7 @@
 
   // packs_for: 1 pack, 2 from two_packs_from players on (the referee's RuleError outside
   // players_min..players_max).
-  function packsFor(players) {
-    const r = rules();
+  function packsFor(players, r) {
     if (players < r.players_min) S.refuse("players", "too_small");
     if (players > r.players_max) S.refuse("players", "too_large");
     return players >= r.two_packs_from ? 2 : 1;
@@ -75,7 +74,8 @@
 
   function apply(frozen, players, state, data) {
     const finish = data.finish_order === undefined ? null : data.finish_order;
-    const result = checkResult(players, finish, data.loser === undefined ? null : data.loser);
+    const result = checkResult(players, finish, data.loser === undefined ? null : data.loser,
+                               rules(frozen));
     if (result.violations.length || result.loser === null) throw new Scorer.Refused(result.violations);
     const losses = Object.assign({}, state.losses);
     losses[result.loser] += 1;
@@ -89,7 +89,7 @@
     return S.copy({
       losses: mapOf(players, function (p) { return state.losses[p]; }),
       games_played: state.games,
-      packs: packsFor(players.length),
+      packs: packsFor(players.length, rules(frozen)),
     });
   }
 

@@ -7,7 +7,6 @@
   const Scorer = global.SchreiberScorer;
   const NAME = "mura";
   const MODES = ["", "cards"];
-  const TRICKS = 8;
 
   function last(params, name) { const all = params.getAll(name); return all.length ? all[all.length - 1] : null; }
   function count(value) { return value !== null && /^[0-9]{1,19}$/.test(value) ? Number(value) : null; }
@@ -31,7 +30,7 @@
       tricks[p] = count(last(params, "t_" + i));
       figures[p] = count(last(params, "f_" + i));
     });
-    const autoTricks = inferred(tricks, TRICKS);
+    const autoTricks = inferred(tricks, Scorer.get(NAME).tricksFor(seats.length));
     const autoFigures = {};
     seats.forEach(function (p) {
       const shown = tricks[p] === null ? autoTricks[p] : tricks[p];
@@ -52,7 +51,8 @@
   // cards_data.
   function cardsDeal(params, seats) {
     const entry = [];
-    for (let t = 0; t < TRICKS; t += 1) {
+    const tricks = Scorer.get(NAME).tricksFor(seats.length);   // play.tricks_for
+    for (let t = 0; t < tricks; t += 1) {
       const lead = count(last(params, "l_" + t));
       const cards = {};
       seats.forEach(function (p, i) { cards[p] = String(last(params, "c_" + t + "_" + i) || "").replace(SPACE, ""); });

@@ -5,7 +5,7 @@
   "use strict";
   (global.SchreiberRulesData = global.SchreiberRulesData || {})["mura"] = {
     "rules": {"players":4,"figures_needed":3,"zeros_per_mura":9,"pack":"hungarian32","max_figures_per_trick":6,"clockwise":false},
-    "tricks_per_deal": 8,
+    "pack_cards": 32,
     "blank_cards": 16,
     "min_figures_total": 16,
     "max_figures_total": 24,

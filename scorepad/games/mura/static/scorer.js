@@ -11,13 +11,17 @@
   const violation = S.violation, has = S.has, keys = S.keys;
   function D() { return Scorer.data(NAME); }
 
-  // The rules a deal is checked with: the referee's (play.py calls tally.mura_apply
-  // without the session's), and the session's count of zeros a mura for the board.
-  function rules() { return D().rules; }
-  function zerosPerMura(frozen) {
-    const params = (frozen && frozen.params) || {};
-    return has(params, "zeros_per_mura") ? params.zeros_per_mura : D().rules.zeros_per_mura;
+  // The rules a deal is checked and scored with: the session's frozen rules, the
+  // referee's default for a parameter they lack (play.session_rules); the board's count of
+  // zeros a mura is theirs too.
+  function rules(frozen) { return Object.assign({}, D().rules, (frozen && frozen.params) || {}); }
+  // play.seat_rules: the referee's rules for a table where only the seats are known.
+  function seatRules(seats) {
+    return Object.assign({}, D().rules, [2, 4, 8].indexOf(seats) >= 0 ? { players: seats } : {});
   }
+  // MuraRules.tricks_per_deal: all cards are dealt, one card each per trick.
+  function tricksPerDeal(r) { return Math.floor(D().pack_cards / r.players); }
+  function zerosPerMura(frozen) { return rules(frozen).zeros_per_mura; }
 
   // _names: the seated names, or the referee's RuleError.
   function names(players) {
@@ -47,7 +51,7 @@
         if (seats.indexOf(name) < 0) v.push(violation("unknown_player", name, { field: pair[0] }));
       });
     });
-    const maxTricks = D().tricks_per_deal, maxFigures = D().max_figures_total;
+    const maxTricks = tricksPerDeal(r), maxFigures = D().max_figures_total;
     const results = {};
     seats.forEach(function (name) {
       const t = has(tricks, name) ? tricks[name] : null, f = has(figures, name) ? figures[name] : null;
@@ -87,10 +91,10 @@
   }
 
   // check_counts
-  function checkCounts(players, tricks, figures) {
+  function checkCounts(players, tricks, figures, r) {
     const seats = names(players);
     const v = dealerViolations(seats, null);
-    const counted = countViolations(seats, counts("tricks", tricks), counts("figures", figures), rules());
+    const counted = countViolations(seats, counts("tricks", tricks), counts("figures", figures), r);
     return { violations: v.concat(counted.violations), results: counted.results };
   }
 
@@ -158,12 +162,11 @@
   }
 
   // check_cards
-  function checkCards(players, trickCards, dealer) {
+  function checkCards(players, trickCards, dealer, r) {
     const seats = names(players);
-    const r = rules();
     const v = dealerViolations(seats, dealer);
     const opening = dealer !== null && dealer !== undefined && seats.indexOf(dealer) >= 0 ? firstLeader(seats, dealer) : null;
-    const expected = D().tricks_per_deal;
+    const expected = tricksPerDeal(r);
     if (trickCards.length !== expected) v.push(violation("wrong_number_of_plays", null, { tricks: trickCards.length, expected: expected }));
     const outcomes = [];
     const seen = new Map();
@@ -241,12 +244,14 @@
     return v;
   }
 
-  // tally.mura_check: counts, or card by card (the first lead checked with a dealer).
-  function check(players, data, dealer) {
+  // tally.mura_check: counts, or card by card (the first lead checked with a dealer),
+  // with the rules ``r`` (the referee's for the seats without them).
+  function check(players, data, dealer, r) {
+    r = r || seatRules(Array.isArray(players) ? players.length : 0);
     if (data.trick_cards !== null && data.trick_cards !== undefined) {
-      return checkCards(players, parseTrickCards(data.trick_cards), dealer);
+      return checkCards(players, parseTrickCards(data.trick_cards), dealer, r);
     }
-    return checkCounts(players, data.tricks || {}, data.figures || {});
+    return checkCounts(players, data.tricks || {}, data.figures || {}, r);
   }
 
   // --- the session (tally.mura_apply, stored as play.py stores it) -------------------------
@@ -270,7 +275,7 @@
   }
 
   function apply(frozen, players, state, data) {
-    const checked = check(players, data, data[D().first_lead] ? state.dealer : null);
+    const checked = check(players, data, data[D().first_lead] ? state.dealer : null, rules(frozen));
     if (checked.violations.length) throw new Scorer.Refused(checked.violations);
     const mura = mapOf(players, function (p) { return state.mura[p] + checked.results[p].mura; });
     const zeros = mapOf(players, function (p) { return state.zeros[p] + (checked.results[p].zero ? 1 : 0); });
@@ -293,5 +298,6 @@
   }
 
   Scorer.register(NAME, { start: start, apply: apply, board: board, normalize: normalize,
-                          check: check, firstLeader: firstLeader });
+                          check: check, firstLeader: firstLeader,
+                          tricksFor: function (seats) { return tricksPerDeal(seatRules(seats)); } });
 })(typeof self !== "undefined" ? self : globalThis);
