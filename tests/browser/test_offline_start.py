@@ -170,3 +170,21 @@ def test_with_nothing_held_the_start_page_says_so_and_links_nowhere(live_server,
     expect(main.locator("[data-held-none]")).to_be_visible()
     assert "This page was not opened on this phone before" in main.inner_text()
     assert main.locator("a:visible").count() == 0   # no Home that leads to nothing either
+
+
+def test_the_offline_start_page_speaks_the_language_chosen_last(live_server, browser, table):
+    page = new_phone(browser)   # English, from the phone's settings
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{table['mura'].pk}/")
+    installed(page)   # the worker keeps the "No network" page in English
+    with page.expect_navigation():
+        page.locator("form.lang button[value=hu]").click()   # then Hungarian, in the header
+    expect(page.locator("html")).to_have_attribute("lang", "hu")
+    page.context.set_offline(True)
+    offline_start(page, live_server.url)
+    with translation.override("hu"):
+        heading, words = gettext("Sessions on this phone"), gettext("last seen {when}")
+    assert page.locator("html").get_attribute("lang") == "hu"
+    assert heading in page.locator("[data-held] h2").inner_text()
+    (only,) = held(page)
+    assert words.split("{when}")[0] in only
