@@ -155,7 +155,7 @@ def test_another_account_on_the_phone_sees_none_of_annas_sessions_offline(
 
 def test_with_nothing_held_the_start_page_says_so_and_links_nowhere(live_server, browser,
                                                                      table):
-    page = new_phone(browser)
+    page = new_phone(browser, scheme="dark")
     log_in(page, live_server.url, "anna")
     installed(page)   # the start page, online: nothing of a session is kept
     page.context.set_offline(True)
@@ -165,6 +165,8 @@ def test_with_nothing_held_the_start_page_says_so_and_links_nowhere(live_server,
     assert "This phone holds no session of this account yet." in main.inner_text()
     assert main.locator("a:visible").count() == 0
     assert page.locator("[data-held-list] li").count() == 0
+    problems = fits(page, "offline-start-none-en-dark")
+    assert not problems, "\n".join(problems)
 
     page.goto(f"{live_server.url}/sessions/{table['friday'].pk}/history")   # never opened
     expect(main.locator("[data-held-none]")).to_be_visible()
