@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.formats import get_format
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
@@ -33,7 +34,7 @@ from .accounts import phone_owner
 #: Our own static files the app needs offline (htmx is added from its script tag).
 SHELL = ("schreiber.css", "schreiber.js", "outbox.js", "entry.js", "cardpicker.js", "referee.js",
          "favicon.svg", "icons/icon-192.png", "icons/icon-512.png",
-         "scorer.js", "provisional.js")
+         "scorer.js", "provisional.js", "offline.js")
 #: Each game's scripts of the phone's scorer (scorepad/games/finder.py serves them).
 GAME_SHELL = ("rules-data.js", "scorer.js", "phone.js")
 
@@ -65,6 +66,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     version = hashlib.sha256(json.dumps([shell, offline]).encode()).hexdigest()[:12]
     response = render(request, "sw.js", {
         "shell": json.dumps(shell), "offline": json.dumps(offline), "version": version,
+        "home": json.dumps(reverse("scorepad:home")),
         "outbox": json.dumps(static("outbox.js")),
     }, content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
@@ -96,7 +98,9 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 @require_safe
 def offline(request: HttpRequest) -> HttpResponse:
-    """What the service worker shows for a page it has no copy of while offline. Kept
-    when the worker installs, so it names no account (``phone_owner``): it is shown to
-    whoever is logged in then."""
-    return render(request, "scorepad/offline.html", {"phone_owner": None})
+    """What the service worker shows for a page it has no copy of while offline, and for
+    the start page offline (it lists the sessions held: static/offline.js). Kept when the
+    worker installs, and again when the language changes, so it names no account
+    (``phone_owner``): it is shown to whoever is logged in then."""
+    return render(request, "scorepad/offline.html", {
+        "phone_owner": None, "datetime_format": get_format("SHORT_DATETIME_FORMAT")})

@@ -16,6 +16,7 @@
   const ACCOUNT_DB = "schreiber-account", META = "meta";
   const PAGES = "schreiber-pages-";
   const HEADER = "X-Schreiber-Owner";
+  const KEPT = "X-Schreiber-Kept";   // on a page copy: when it was written (the offline start page)
   const opened = {};
 
   function open(name, store, options) {
@@ -185,6 +186,7 @@
     const kept = new Headers(headers);
     kept.delete("Content-Encoding");
     kept.delete("Content-Length");
+    kept.set(KEPT, new Date().toISOString());
     return new Response(text, { status: 200, headers: kept });
   }
   function keepPage(url, html, ids, fetchMissing) {
@@ -320,5 +322,5 @@
                              renumber: renumber, flush: flush, newKey: newKey, channel: channel,
                              account: account, setAccount: setAccount, discardAll: discardAll,
                              pagesOf: pagesOf, forgetPages: forgetPages, keepPage: keepPage,
-                             HEADER: HEADER };
+                             copied: copied, HEADER: HEADER, KEPT: KEPT };
 })(self);

@@ -4,10 +4,12 @@
 // (outbox.js) when the network is back, also after the tab was closed (background sync).
 // Copies and deals belong to one account (outbox.js): the copies are kept per account,
 // and a page that comes for another account, or for nobody, drops the others' copies.
+// Offline, the start page is the "No network" page, which lists the sessions held (offline.js).
 "use strict";
 const VERSION = "{{ version }}";
 const SHELL = {{ shell|safe }};
 const OFFLINE = {{ offline|safe }};
+const HOME = {{ home|safe }};
 const STATIC = "schreiber-static-" + VERSION;
 const KEEP = 30;
 importScripts({{ outbox|safe }});
@@ -27,7 +29,8 @@ self.addEventListener("activate", function (event) {
 });
 
 function keepable(url) {
-  return !/^\/(accounts|admin|api|i18n|static)\//.test(url.pathname) && url.pathname !== "/sw.js";
+  return !/^\/(accounts|admin|api|i18n|static)\//.test(url.pathname) && url.pathname !== "/sw.js" &&
+    url.pathname !== HOME;
 }
 
 async function fromCacheFirst(request) {
@@ -40,7 +43,7 @@ async function fromCacheFirst(request) {
 
 async function keep(owner, url, response) {
   const cache = await caches.open(Outbox.pagesOf(owner));
-  await cache.put(url, response);
+  await cache.put(url, Outbox.copied(await response.text(), response.headers));   // stamped: when
   const keys = await cache.keys();
   for (let k = 0; k < keys.length - KEEP; k += 1) await cache.delete(keys[k]);
 }
@@ -78,6 +81,21 @@ async function took(url, response) {
   await Outbox.setAccount(owner);
   await Outbox.forgetPages(owner);
   if (owner && keepable(url) && storable(response)) await keep(owner, url.href, response.clone());
+  await speaking(await response.clone().text());
+}
+
+// The "No network" page speaks the language of the last page from the network: kept anew
+// when that changes (the language switch), so that offline it is in the user's language.
+async function speaking(html) {
+  const lang = /<html\b[^>]*\slang="([^"]*)"/;
+  const now = lang.exec(html);
+  if (!now) return;
+  const cache = await caches.open(STATIC);
+  const kept = await cache.match(OFFLINE, { ignoreVary: true });
+  const was = kept && lang.exec(await kept.text());
+  if (was && was[1] === now[1]) return;
+  const fresh = await fetch(OFFLINE, { credentials: "same-origin" });
+  if (fresh.ok) await cache.put(OFFLINE, fresh);
 }
 
 async function page(request) {
@@ -87,8 +105,9 @@ async function page(request) {
     response = await fetch(request);
   } catch (error) {
     const owner = await Outbox.account().catch(function () { return ""; });
-    const hit = owner && await caches.match(url.href, { cacheName: Outbox.pagesOf(owner),
-                                                        ignoreVary: true, ignoreSearch: false });
+    const hit = owner && url.pathname !== HOME &&   // the start page: the sessions held
+      await caches.match(url.href, { cacheName: Outbox.pagesOf(owner),
+                                     ignoreVary: true, ignoreSearch: false });
     if (hit) return marked(hit);
     const offline = await caches.match(OFFLINE, { ignoreVary: true });
     return offline || Response.error();
