@@ -92,18 +92,19 @@
     draw(entries);
   }
 
-  function draw(entries) {
+  // Where the session stands after the deals this phone counts (from the state the server
+  // last sent): {data, game, state, last (the board then), used, number (the next deal's)},
+  // or null when nothing can be counted here.
+  function standing(entries) {
     const board = section();
     const s = scorer();
-    if (!board || !board.dataset.scorer) return;
-    if (!s) { restore(board); return; }   // nothing counted yet: the server's board
+    if (!board || !board.dataset.scorer || !s) return null;
     let data, game;
     try {
       data = Object.assign(JSON.parse(texts().table), JSON.parse(board.dataset.scorer));
       game = s.get(data.game);
-    } catch (e) { return; }
-    if (!game.formDeal || !game.showBoard) return;
-    if (!pristine.has(board)) pristine.set(board, board.innerHTML);
+    } catch (e) { return null; }
+    if (!game.formDeal || !game.showBoard) return null;
     // The deals counted before that have left the outbox went to the server (a counted
     // deal is never held, so never discarded): until a board of the server shows them,
     // they are counted from the phone's copy, so that the board never falls back.
@@ -114,8 +115,7 @@
       .concat(waiting(entries, data.number));
     // in order from the board's next deal, or the board is behind what this phone knows:
     // it stays as it is until the server's next board
-    if (deals.some(function (d, k) { return d.number !== data.number + k; })) return;
-    restore(board);
+    if (deals.some(function (d, k) { return d.number !== data.number + k; })) return null;
     let state = data.state, last = null, used = 0;
     for (const e of deals) {
       const deal = game.formDeal(new URLSearchParams(e.body), data.players);
@@ -127,9 +127,103 @@
       used += 1;
       if (e.id !== undefined) counting.set(e.id, { number: e.number, body: e.body });
     }
-    if (!used || last.error) return;
-    game.showBoard(board, last, data);
-    note(board, used);
+    return { data: data, game: game, state: state, last: last, used: used,
+             number: data.number + used };
+  }
+
+  function draw(entries) {
+    const board = section();
+    if (!board || !board.dataset.scorer) return;
+    if (!scorer()) { restore(board); return; }   // nothing counted yet: the server's board
+    const at = standing(entries);
+    if (!at) return;
+    if (!pristine.has(board)) pristine.set(board, board.innerHTML);
+    restore(board);
+    form(at);
+    if (!at.used || at.last.error) return;
+    at.game.showBoard(board, at.last, at.data);
+    note(board, at.used);
+  }
+
+  // The deal form follows the count: who sits out the next deal (and deals it) as the
+  // board says, so that the deals kept one after the other are each entered right (the
+  // game's showForm; a form that corrects a deal keeps its own).
+  function form(at) {
+    const deal = document.getElementById("deal-form");
+    if (!at.game.showForm || !deal || deal.tagName !== "FORM" || deal.dataset.replaces ||
+        deal.hasAttribute("data-correcting")) return;
+    const board = at.used ? at.last : scorer().board(at.data.game, at.data.rules, at.data.players, at.state);
+    if (board.error) return;
+    at.game.showForm(deal, board, at.data);
+    if (window.SchreiberEntry) window.SchreiberEntry.local(deal);
+  }
+
+  // --- a deal that breaks a rule is refused on the phone --------------------------------
+
+  function has(map, key) { return map != null && Object.prototype.hasOwnProperty.call(map, key); }
+  function given(value) { return value !== undefined && value !== null && value !== ""; }
+  function fields(template) {
+    const out = [];
+    String(template).replace(/\{(\w+)\}/g, function (m, k) { out.push(k); return m; });
+    return out;
+  }
+  function fits(template, values) {
+    return fields(template).every(function (k) { return has(values, k) && given(values[k]); });
+  }
+  function fill(template, values) {
+    return String(template).replace(/\{(\w+)\}/g, function (m, k) { return has(values, k) ? String(values[k]) : "?"; });
+  }
+  function plural(n) {
+    try { return new Intl.PluralRules(document.documentElement.lang || "en").select(n) === "one" ? "one" : "other"; }
+    catch (e) { return n === 1 ? "one" : "other"; }
+  }
+
+  // A violation in the server's words (messages.violation_message, with the templates it
+  // chooses from: the table's ``words``, messages.violation_words).
+  function worded(words, v) {
+    const raw = Object.assign({ player: v.player || "" }, v.params || {});
+    const template = words.codes[v.code];
+    if (template === undefined) return fill(words.unknown, { code: v.code });
+    const values = Object.assign({}, raw);
+    if (typeof values.form === "string" && has(words.forms, values.form)) values.form = words.forms[values.form];
+    if (v.code === "seven_six_not_bells" && typeof values.trump === "string" && has(words.suits, values.trump)) {
+      values.trump = words.suits[values.trump];
+    }
+    const by = words.by_value[v.code];
+    if (by && has(raw, by[0])) {
+      const value = raw[by[0]];
+      let chosen = typeof value === "string" || typeof value === "number" ? by[1][String(value)] : undefined;
+      if (chosen === undefined) chosen = by[1]["*"];
+      if (chosen !== undefined && fits(chosen, values)) return fill(chosen, values);
+    }
+    const counted = words.plurals[v.code];
+    if (counted && Number.isInteger(values[counted[0]]) && fits(template, values)) {
+      return fill(counted[1][plural(values[counted[0]])], values);
+    }
+    for (const variant of words.variants[v.code] || []) {
+      if (fits(variant, values)) return fill(variant, values);
+    }
+    return fill(template, values);
+  }
+
+  // What the server would answer a deal about to be kept on the phone (the saved form's
+  // body, its number): the words of every rule it breaks where the session will stand
+  // then, after the deals counted before it; [] when it is legal, or when it cannot be
+  // checked here (incomplete, behind a deal that is held: the server checks it when it
+  // is sent). The scorer is loaded for it, from the service worker's copies offline.
+  async function refusal(body, number) {
+    const box = outbox();
+    if (!section() || !box) return [];
+    try { await load(); } catch (e) { return []; }
+    let entries;
+    try { entries = await box.list(sessionId()); } catch (e) { return []; }
+    const at = standing(entries);
+    if (!at || at.number !== number || (at.used && at.last.error) || !at.data.words) return [];
+    const deal = at.game.formDeal(new URLSearchParams(body), at.data.players);
+    if (deal === null) return [];
+    const done = scorer().step(at.data.game, at.data.rules, at.data.players, at.state, deal);
+    if (done.ok || !done.violations) return [];
+    return done.violations.map(function (v) { return worded(at.data.words, v); });
   }
 
   let timer = null;
@@ -152,5 +246,5 @@
     const box = outbox();
     if (box && box.channel) box.channel.addEventListener("message", soon);   // another tab, the worker
   });
-  window.SchreiberProvisional = { render: render };
+  window.SchreiberProvisional = { render: render, refusal: refusal };
 })();
