@@ -108,6 +108,51 @@ def test_staying_home_in_hearts_is_refused_as_the_first_deal_offline(
     assert [e for e in page.console_errors if not offline_polls(e)] == []
 
 
+def test_at_three_points_bidding_staying_home_and_exchanging_are_refused_offline(
+        live_server, browser):
+    from tests.scorepad.factories import group_with, session_at, user
+
+    anna = user("anna")
+    session = session_at(group_with(anna), anna, overrides={"start_score": 3})
+    page = offline_at(live_server, browser, session, "anna", "de", "dark")
+    tap(page, "label[for=decl-0]", "label[for=bid-2]", "label[for=trump-acorns]")
+    page.locator("#row-1 .home-toggle").tap()  # Bert stays home
+    page.locator("#more summary").tap()
+    page.fill("#x-2", "2")  # Cilli exchanges two cards
+    for seat, tricks in ((0, "2"), (2, "2"), (3, "1")):
+        page.fill(f"#deal-form input[name=t_{seat}]", tricks)
+    tap(page, "#save-button")
+    until(lambda: len(errors(page)) == 3)
+    assert set(errors(page)) == {
+        said("de", "bid_forbidden_low_score", "Anna", score=3, threshold=5),
+        said("de", "stay_home_forbidden_low_score", "Bert", score=3, threshold=3),
+        said("de", "exchange_forbidden_low_score", "Cilli", score=3, threshold=3),
+    }
+    assert outbox(page) == []
+    assert page.locator("#x-2").input_value() == "2"
+
+
+def test_a_player_placed_twice_is_refused_offline_in_muller_matz(live_server, browser):
+    from tests.scorepad.factories import group_with, user
+
+    anna = user("anna")
+    session = services.session_start(group=group_with(anna), user=anna, overrides=None,
+                                     seats=FIVE[:4], game="muller_matz", dealer="Dominik")
+    page = new_phone(browser)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/?mode=order")
+    installed(page)
+    page.context.set_offline(True)
+    for place, name in enumerate(("Anna", "Anna", "Cilli", "Dominik")):
+        page.select_option(f"#o-{place}", name)
+    tap(page, "#save-button")
+    until(lambda: len(errors(page)) > 0)
+    assert said("en", "player_listed_twice", "Anna") in errors(page)
+    assert said("en", "player_missing", "Bert") in errors(page)
+    assert outbox(page) == []
+    assert page.locator("#o-1").input_value() == "Anna"
+
+
 def test_tricks_that_do_not_add_up_are_refused_offline_in_mura(live_server, browser):
     from tests.scorepad.factories import group_with, user
 
