@@ -1,6 +1,7 @@
 // The board keeps counting offline (README: "What runs where"). The deals this phone holds,
 // not sent yet (outbox.js), are played by the phone's scorer (scorer.js and the game's
-// scripts: #provisional's data-scripts, loaded only once there are such deals, from the
+// scripts: #provisional's data-scripts, loaded only once there are such deals or a deal is
+// about to be kept (refusal: one that breaks a rule is refused on the phone), from the
 // service worker's copies when offline; templates/scorepad/_provisional.html) on the state the server last
 // sent (the scoreboard's data-scorer; the game, its rules and seats: #provisional's
 // data-table), and the scoreboard shows the result, marked
