@@ -161,52 +161,6 @@
 
   // --- a deal that breaks a rule is refused on the phone --------------------------------
 
-  function has(map, key) { return map != null && Object.prototype.hasOwnProperty.call(map, key); }
-  function given(value) { return value !== undefined && value !== null && value !== ""; }
-  function fields(template) {
-    const out = [];
-    String(template).replace(/\{(\w+)\}/g, function (m, k) { out.push(k); return m; });
-    return out;
-  }
-  function fits(template, values) {
-    return fields(template).every(function (k) { return has(values, k) && given(values[k]); });
-  }
-  function fill(template, values) {
-    return String(template).replace(/\{(\w+)\}/g, function (m, k) { return has(values, k) ? String(values[k]) : "?"; });
-  }
-  function plural(n) {
-    try { return new Intl.PluralRules(document.documentElement.lang || "en").select(n) === "one" ? "one" : "other"; }
-    catch (e) { return n === 1 ? "one" : "other"; }
-  }
-
-  // A violation in the server's words (messages.violation_message, with the templates it
-  // chooses from: the table's ``words``, messages.violation_words).
-  function worded(words, v) {
-    const raw = Object.assign({ player: v.player || "" }, v.params || {});
-    const template = words.codes[v.code];
-    if (template === undefined) return fill(words.unknown, { code: v.code });
-    const values = Object.assign({}, raw);
-    if (typeof values.form === "string" && has(words.forms, values.form)) values.form = words.forms[values.form];
-    if (v.code === "seven_six_not_bells" && typeof values.trump === "string" && has(words.suits, values.trump)) {
-      values.trump = words.suits[values.trump];
-    }
-    const by = words.by_value[v.code];
-    if (by && has(raw, by[0])) {
-      const value = raw[by[0]];
-      let chosen = typeof value === "string" || typeof value === "number" ? by[1][String(value)] : undefined;
-      if (chosen === undefined) chosen = by[1]["*"];
-      if (chosen !== undefined && fits(chosen, values)) return fill(chosen, values);
-    }
-    const counted = words.plurals[v.code];
-    if (counted && Number.isInteger(values[counted[0]]) && fits(template, values)) {
-      return fill(counted[1][plural(values[counted[0]])], values);
-    }
-    for (const variant of words.variants[v.code] || []) {
-      if (fits(variant, values)) return fill(variant, values);
-    }
-    return fill(template, values);
-  }
-
   // What the server would answer a deal about to be kept on the phone (the saved form's
   // body, its number): the words of every rule it breaks where the session will stand
   // then, after the deals counted before it; [] when it is legal, or when it cannot be
@@ -224,7 +178,8 @@
     if (deal === null) return [];
     const done = scorer().step(at.data.game, at.data.rules, at.data.players, at.state, deal);
     if (done.ok || !done.violations) return [];
-    return done.violations.map(function (v) { return worded(at.data.words, v); });
+    const language = document.documentElement.lang || "en";
+    return done.violations.map(function (v) { return scorer().worded(at.data.words, v, language); });
   }
 
   let timer = null;
