@@ -317,6 +317,31 @@ def violation_message(violation: Violation) -> str:
     return _fill(template, values)
 
 
+def violation_words() -> dict[str, Any]:
+    """Every template violation_message() chooses from, in the user's language, for the
+    phone's scorer to word the violations it finds as the server would
+    (static/provisional.js, ``words``): the codes, their worded parameter values, plural
+    forms by CLDR category (``one``, ``other``: de, en and hu have those two), the
+    variants, the exchange forms and the trumps (as _words names them)."""
+    from .cardnames import SUITS, suit_name
+
+    def one_other(name: str, template: Any) -> dict[str, str]:
+        # a lazy plural picks its form by the count it is given (its text has no %)
+        return {"one": str(template % {name: 1}), "other": str(template % {name: 2})}
+
+    return {
+        "codes": {code: str(text) for code, text in VIOLATIONS.items()},
+        "unknown": gettext("Rule broken: {code}"),
+        "by_value": {code: [name, {str(value): str(text) for value, text in choices.items()}]
+                     for code, (name, choices) in BY_VALUE.items()},
+        "plurals": {code: [name, one_other(name, template)]
+                    for code, (name, template) in PLURALS.items()},
+        "variants": {code: [str(text) for text in texts] for code, texts in VARIANTS.items()},
+        "forms": {name: str(text) for name, text in FORM_LABELS.items()},
+        "suits": {suit: suit_name(suit, "german36") for suit in SUITS["german"]},
+    }
+
+
 def violation_json(violation: Violation) -> dict[str, Any]:
     out = violation.as_dict()
     out["message"] = violation_message(violation)

@@ -337,6 +337,7 @@
     if (s.controller) s.controller.abort();
     s.seq += 1;
     if (Outbox() && (!navigator.onLine || (await pendingIn(session)) - (replaces ? 1 : 0) > 0)) {
+      if (await refusedHere(form, record)) return;
       return queue(form, record, replaces);   // keep the order: behind the deals still waiting
     }
     busy(form, true);
@@ -348,7 +349,9 @@
                                             credentials: "same-origin" });
     } catch (e) {
       busy(form, false);
-      return Outbox() ? queue(form, record, replaces) : note(form, texts().tFailed || "");
+      if (!Outbox()) return note(form, texts().tFailed || "");
+      if (await refusedHere(form, record)) return;
+      return queue(form, record, replaces);
     }
     const answer = events(response);
     const html = await response.text();
@@ -371,6 +374,31 @@
       return queue(form, record, replaces);
     }
     note(form, texts().tFailed || "");
+  }
+
+  // A deal about to wait on the phone that breaks a rule where the session will stand
+  // (the phone's scorer counts it: provisional.js) is refused at once, in the server's
+  // words, next to the form, which stays as it was: nothing is kept.
+  async function refusedHere(form, record) {
+    const provisional = window.SchreiberProvisional;
+    if (!provisional || !provisional.refusal) return false;
+    let reasons;
+    try { reasons = await provisional.refusal(record.body, record.number); } catch (e) { return false; }
+    if (!reasons.length) return false;
+    const deal = document.getElementById("deal-form");
+    const shown = deal && deal.tagName === "FORM" ? deal : form;
+    const hints = shown.querySelector("#hints");
+    if (!hints) return false;
+    hints.textContent = "";
+    reasons.forEach(function (text) {
+      const p = document.createElement("p");
+      p.className = "error";
+      p.setAttribute("role", "alert");
+      p.textContent = text;
+      hints.appendChild(p);
+    });
+    hints.scrollIntoView({ block: "nearest" });
+    return true;
   }
 
   async function queue(form, record, replaces) {

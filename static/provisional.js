@@ -1,6 +1,7 @@
 // The board keeps counting offline (README: "What runs where"). The deals this phone holds,
 // not sent yet (outbox.js), are played by the phone's scorer (scorer.js and the game's
-// scripts: #provisional's data-scripts, loaded only once there are such deals, from the
+// scripts: #provisional's data-scripts, loaded only once there are such deals or a deal is
+// about to be kept (refusal: one that breaks a rule is refused on the phone), from the
 // service worker's copies when offline; templates/scorepad/_provisional.html) on the state the server last
 // sent (the scoreboard's data-scorer; the game, its rules and seats: #provisional's
 // data-table), and the scoreboard shows the result, marked
@@ -92,18 +93,19 @@
     draw(entries);
   }
 
-  function draw(entries) {
+  // Where the session stands after the deals this phone counts (from the state the server
+  // last sent): {data, game, state, last (the board then), used, number (the next deal's)},
+  // or null when nothing can be counted here.
+  function standing(entries) {
     const board = section();
     const s = scorer();
-    if (!board || !board.dataset.scorer) return;
-    if (!s) { restore(board); return; }   // nothing counted yet: the server's board
+    if (!board || !board.dataset.scorer || !s) return null;
     let data, game;
     try {
       data = Object.assign(JSON.parse(texts().table), JSON.parse(board.dataset.scorer));
       game = s.get(data.game);
-    } catch (e) { return; }
-    if (!game.formDeal || !game.showBoard) return;
-    if (!pristine.has(board)) pristine.set(board, board.innerHTML);
+    } catch (e) { return null; }
+    if (!game.formDeal || !game.showBoard) return null;
     // The deals counted before that have left the outbox went to the server (a counted
     // deal is never held, so never discarded): until a board of the server shows them,
     // they are counted from the phone's copy, so that the board never falls back.
@@ -114,8 +116,7 @@
       .concat(waiting(entries, data.number));
     // in order from the board's next deal, or the board is behind what this phone knows:
     // it stays as it is until the server's next board
-    if (deals.some(function (d, k) { return d.number !== data.number + k; })) return;
-    restore(board);
+    if (deals.some(function (d, k) { return d.number !== data.number + k; })) return null;
     let state = data.state, last = null, used = 0;
     for (const e of deals) {
       const deal = game.formDeal(new URLSearchParams(e.body), data.players);
@@ -127,9 +128,58 @@
       used += 1;
       if (e.id !== undefined) counting.set(e.id, { number: e.number, body: e.body });
     }
-    if (!used || last.error) return;
-    game.showBoard(board, last, data);
-    note(board, used);
+    return { data: data, game: game, state: state, last: last, used: used,
+             number: data.number + used };
+  }
+
+  function draw(entries) {
+    const board = section();
+    if (!board || !board.dataset.scorer) return;
+    if (!scorer()) { restore(board); return; }   // nothing counted yet: the server's board
+    const at = standing(entries);
+    if (!at) return;
+    if (!pristine.has(board)) pristine.set(board, board.innerHTML);
+    restore(board);
+    form(at);
+    if (!at.used || at.last.error) return;
+    at.game.showBoard(board, at.last, at.data);
+    note(board, at.used);
+  }
+
+  // The deal form follows the count: who sits out the next deal (and deals it) as the
+  // board says, so that the deals kept one after the other are each entered right (the
+  // game's showForm; a form that corrects a deal keeps its own).
+  function form(at) {
+    const deal = document.getElementById("deal-form");
+    if (!at.game.showForm || !deal || deal.tagName !== "FORM" || deal.dataset.replaces ||
+        deal.hasAttribute("data-correcting")) return;
+    const board = at.used ? at.last : scorer().board(at.data.game, at.data.rules, at.data.players, at.state);
+    if (board.error) return;
+    at.game.showForm(deal, board, at.data);
+    if (window.SchreiberEntry) window.SchreiberEntry.local(deal);
+  }
+
+  // --- a deal that breaks a rule is refused on the phone --------------------------------
+
+  // What the server would answer a deal about to be kept on the phone (the saved form's
+  // body, its number): the words of every rule it breaks where the session will stand
+  // then, after the deals counted before it; [] when it is legal, or when it cannot be
+  // checked here (incomplete, behind a deal that is held: the server checks it when it
+  // is sent). The scorer is loaded for it, from the service worker's copies offline.
+  async function refusal(body, number) {
+    const box = outbox();
+    if (!section() || !box) return [];
+    try { await load(); } catch (e) { return []; }
+    let entries;
+    try { entries = await box.list(sessionId()); } catch (e) { return []; }
+    const at = standing(entries);
+    if (!at || at.number !== number || (at.used && at.last.error) || !at.data.words) return [];
+    const deal = at.game.formDeal(new URLSearchParams(body), at.data.players);
+    if (deal === null) return [];
+    const done = scorer().step(at.data.game, at.data.rules, at.data.players, at.state, deal);
+    if (done.ok || !done.violations) return [];
+    const language = document.documentElement.lang || "en";
+    return done.violations.map(function (v) { return scorer().worded(at.data.words, v, language); });
   }
 
   let timer = null;
@@ -152,5 +202,5 @@
     const box = outbox();
     if (box && box.channel) box.channel.addEventListener("message", soon);   // another tab, the worker
   });
-  window.SchreiberProvisional = { render: render };
+  window.SchreiberProvisional = { render: render, refusal: refusal };
 })();

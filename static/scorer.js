@@ -148,7 +148,55 @@
     }
   }
 
+  // --- a violation in words ----------------------------------------------------------------
+
+  // A violation in the server's words (scorepad/messages.py, violation_message), from the
+  // templates it chooses from (``words``: messages.violation_words, in the page's language,
+  // which names ``language``); tests/scorepad/test_scorer.py compares the two.
+  function fields(template) {
+    const out = [];
+    String(template).replace(/\{(\w+)\}/g, function (m, k) { out.push(k); return m; });
+    return out;
+  }
+  function fits(template, values) {
+    return fields(template).every(function (k) {
+      return has(values, k) && values[k] !== "" && values[k] !== null && values[k] !== undefined;
+    });
+  }
+  function fill(template, values) {
+    return String(template).replace(/\{(\w+)\}/g, function (m, k) { return has(values, k) ? String(values[k]) : "?"; });
+  }
+  function category(n, language) {   // the plural form: "one" or "other"
+    try { return new Intl.PluralRules(language).select(n) === "one" ? "one" : "other"; }
+    catch (e) { return n === 1 ? "one" : "other"; }
+  }
+  function worded(words, v, language) {
+    const raw = Object.assign({ player: v.player || "" }, v.params || {});
+    const template = words.codes[v.code];
+    if (template === undefined) return fill(words.unknown, { code: v.code });
+    const values = Object.assign({}, raw);   // codes among the values, as words
+    if (typeof values.form === "string" && has(words.forms, values.form)) values.form = words.forms[values.form];
+    if (v.code === "seven_six_not_bells" && typeof values.trump === "string" && has(words.suits, values.trump)) {
+      values.trump = words.suits[values.trump];
+    }
+    const by = words.by_value[v.code];
+    if (by && has(raw, by[0])) {
+      const value = raw[by[0]];
+      let chosen = typeof value === "string" || isInt(value) ? by[1][String(value)] : undefined;
+      if (chosen === undefined) chosen = by[1]["*"];
+      if (chosen !== undefined && fits(chosen, values)) return fill(chosen, values);
+    }
+    const counted = words.plurals[v.code];
+    if (counted && isInt(values[counted[0]]) && fits(template, values)) {
+      return fill(counted[1][category(values[counted[0]], language)], values);
+    }
+    for (const variant of words.variants[v.code] || []) {
+      if (fits(variant, values)) return fill(variant, values);
+    }
+    return fill(template, values);
+  }
+
   global.SchreiberScorer = { register: register, get: get, data: data, shared: shared,
                              Refused: Refused, step: step, replay: replay, start: start,
-                             board: board };
+                             board: board, worded: worded };
 })(typeof self !== "undefined" ? self : globalThis);

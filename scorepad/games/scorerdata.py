@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..messages import violation_words
 from . import Game, registered
 from . import of as games_of
 
@@ -105,14 +106,17 @@ def table_json(loaded: Loaded) -> str:
     """What a session page gives its scorer once (``data-table`` of
     ``_provisional.html``, for those who record; static/provisional.js reads it): the
     game, its frozen rules, the seats by their names (the form names them so; no id
-    leaves the server) and the game's words for the board (``scorer_texts``)."""
+    leaves the server), the game's words for the board (``scorer_texts``) and the words of
+    every violation (``violation_words``: a deal the scorer finds illegal is refused on the
+    phone in the server's words)."""
+
     session = loaded.session
     game = games_of(session)
     if not game.scorer_data():
         return ""  # no scorer for this game: no provisional board
     return _json({"game": game.NAME, "rules": {"preset": session.preset, "params": session.rules},
                   "players": list(loaded.names.by_id.values()),
-                  "texts": game.scorer_texts(session)})
+                  "texts": game.scorer_texts(session), "words": violation_words()})
 
 
 def state_json(loaded: Loaded) -> str:

@@ -6,6 +6,8 @@
 // or {ok: false, violations} or {ok: false, error}. A crash of the scorer is reported as
 // {crash} for its session, so that the test names it instead of losing the batch.
 // Or {"scripts", "forms": [{game, seats, body}]}: the deal each saved form records.
+// Or {"scripts", "words": {language: words}, "violations": [{language, violation}]}: each
+// violation in the words of its language.
 "use strict";
 globalThis.self = globalThis;
 const fs = require("fs");
@@ -37,4 +39,10 @@ function sessions() {
   });
 }
 
-process.stdout.write(JSON.stringify(input.forms ? forms() : sessions()));
+function worded() {   // {language, violation}: the violation in words
+  return input.violations.map(function (v) {
+    return Scorer.worded(input.words[v.language], v.violation, v.language);
+  });
+}
+
+process.stdout.write(JSON.stringify(input.forms ? forms() : (input.violations ? worded() : sessions())));

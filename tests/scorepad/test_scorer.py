@@ -24,6 +24,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from referee.muller_matz import MAX_PLAYERS
+from referee.violations import Violation
 from scorepad import games
 from scorepad.fields import MAX_PLAYERS as SEATS_MOST
 from scorepad.games import scorerdata
@@ -155,6 +156,54 @@ def test_the_phone_reads_a_saved_form_as_the_server_does() -> None:
         if got != {"deal": json.loads(json.dumps(expected))}:
             found.append(f"{case}: expected {expected}, got {got}")
     assert found == [], "\n".join(found[:5])
+
+
+#: Violations with parameters that are codes themselves or choose their words.
+WORDED = [
+    Violation.of("exchange_form_not_allowed", "Anna", form="bridge"),
+    Violation.of("exchange_form_not_allowed", "Anna", form="on_sight_chain"),
+    Violation.of("exchange_form_not_allowed", None, form="delayed_trump"),
+    Violation.of("seven_six_not_bells", "Bert", trump="leaves"),
+    Violation.of("face_up_chain_invalid", "Cilli", form="bridge"),
+    Violation.of("player_sitting_out", "Eva", field="tricks"),
+    Violation.of("player_sitting_out", "Eva", field="nothing_known"),
+    Violation.of("bid_forbidden_low_score", "Anna", score=1, threshold=5),
+    Violation.of("stay_home_forbidden_low_score", "Anna", score=-4, threshold=3),
+    Violation.of("players_count", None, min=2, max=6, actual=7),
+    Violation.of("tricks_out_of_range", "Anna", value=9, min=0, max=8),
+    Violation.of("knock_not_allowed", None, knocks_before=2),
+    Violation.of("no_such_code", "Anna"),
+]
+
+
+def test_the_phone_words_every_violation_as_the_server_does() -> None:
+    """A deal the phone refuses offline is refused in the server's words: the scorer's
+    violations (of the random sessions, and a few that choose their words by a value) in
+    German, English and Hungarian."""
+    from django.utils import translation
+
+    from scorepad.messages import violation_message, violation_words
+
+    found = [Violation.of(v["code"], v.get("player"), **v.get("params", {}))
+             for s in sessions(seed=5, deals=examples(2000)) for step in s.steps
+             if not step["ok"] and "violations" in step for v in step["violations"]]
+    assert len({v.code for v in found}) >= 15, sorted({v.code for v in found})
+    cases, expected, words = [], [], {}
+    for language in ("de", "en", "hu"):
+        with translation.override(language):
+            words[language] = violation_words()
+            for v in found + WORDED:
+                cases.append({"language": language, "violation": json.loads(
+                    json.dumps(v.as_dict()))})
+                expected.append(violation_message(v))
+    answer = subprocess.run(
+        [node(), str(RUNNER)], capture_output=True, text=True, check=False, timeout=600,
+        input=json.dumps({"scripts": scripts(), "words": words, "violations": cases}))
+    assert answer.returncode == 0, answer.stderr[-3000:]
+    got = json.loads(answer.stdout)
+    differ = [f"{case}: server {want!r}, phone {have!r}"
+              for case, want, have in zip(cases, expected, got, strict=True) if want != have]
+    assert differ == [], "\n".join(differ[:5])
 
 
 def test_the_random_sessions_reach_every_rule_they_are_meant_to() -> None:

@@ -444,9 +444,12 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
                 "refused": entry.refused.get(name, False),
                 "face_up": entry.face_up.get(name),
                 "errors": by_player.get(name, []),
+                # who sits out has no part in the deal: the page keeps the seat's parts
+                # out of the form (a <template>), for the phone to bring back when the
+                # next deal kept offline has another one sit out (static/phone.js)
+                "out": name == out,
             }
             for i, name in enumerate(seats)
-            if name != out
         ],
         "sitting_out": out,
         "sitting_out_index": None if out is None else seats.index(out),

@@ -162,5 +162,34 @@
     }
   }
 
-  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, factorsText: factorsText });
+  // The deal form for the deal after ``board`` (templates/scorepad/session.html): who sits
+  // out it (its hidden ``out``, the note that names the player), and that seat's parts
+  // (data-seat: the declarer's chip, the tricks, the exchange, the Muli breaker) kept out
+  // of the form in a <template data-seat-out>, everybody else's in it. A table where
+  // nobody sits out has no ``out``: nothing changes.
+  function showForm(form, board, session) {
+    const field = form.querySelector("input[name=out]");
+    const at = session.players.indexOf(board.next_sitting_out);
+    if (!field || at < 0 || field.value === String(at)) return;
+    field.value = String(at);
+    const name = form.querySelector(".sitting-out-note .pname");
+    if (name) name.textContent = board.next_sitting_out;
+    form.querySelectorAll("template[data-seat-out]").forEach(function (kept) {
+      kept.content.querySelectorAll("input, option").forEach(function (el) {   // as the page gave it
+        if (el.tagName === "OPTION") el.selected = el.defaultSelected;
+        else if (el.type === "radio" || el.type === "checkbox") el.checked = el.defaultChecked;
+        else el.value = el.defaultValue;
+      });
+      kept.replaceWith(kept.content);
+    });
+    form.querySelectorAll('[data-seat="' + at + '"]').forEach(function (part) {
+      const kept = document.createElement("template");
+      kept.dataset.seatOut = String(at);
+      part.replaceWith(kept);
+      kept.content.append(part);
+    });
+  }
+
+  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, showForm: showForm,
+                          factorsText: factorsText });
 })(typeof self !== "undefined" ? self : globalThis);
