@@ -82,6 +82,8 @@ pages = [
     path("screen/<token:token>/", tournaments.screen, name="tournament_screen"),
     path("screen/<token:token>/board", tournaments.screen_board,
          name="tournament_screen_board"),
+    path("screen/<token:token>/live", tournaments.screen_live,
+         name="tournament_screen_live"),
 ]
 
 urlpatterns = [

@@ -363,19 +363,34 @@ def live_tables(tournament: Tournament, the_round: TournamentRound) -> list[Live
     return out
 
 
-def screen_etag(tournament: Tournament, *parts: str) -> str:
-    """Changes whenever the screen can: the tournament's version and the versions of the
-    open round's tables (one query)."""
-    versions = list(Session.objects.filter(
-        tournament_table__round__tournament=tournament,
-        tournament_table__round__status=TournamentRound.Status.OPEN)
-        .order_by("pk").values_list("pk", "version"))
-    tail = ".".join(f"{pk}:{v}" for pk, v in versions)
-    import hashlib
+def screen_ranking_etag(tournament: Tournament, *parts: str) -> str:
+    """The screen's ranking part: it shows the closed rounds' kept results, the name and
+    the status, each of which raises the tournament's version (no other query)."""
+    return '"' + "-".join([f"t{tournament.pk}", f"v{tournament.version}", "ranking",
+                           *parts]) + '"'
 
-    digest = hashlib.sha256(tail.encode()).hexdigest()[:12]
-    return '"' + "-".join([f"t{tournament.pk}", f"v{tournament.version}", digest, *parts]) \
-        + '"'
+
+def screen_live_etag(token: str, *parts: str) -> str | None:
+    """The screen's live part (the open round's tables), in one query: the tournament's
+    version (a round drawn or closed, a result entered) and the number and summed
+    versions of the open round's sessions (every deal, correction or undo raises one of
+    them, and versions only grow, so the sum moves with each). None: no such screen."""
+    from django.db.models import Count, Q, Sum
+
+    from ..ids import is_token
+
+    if not is_token(token):
+        return None
+    is_open = Q(round_set__status=TournamentRound.Status.OPEN)
+    row = (Tournament.objects.filter(screen_token=token)
+           .annotate(live=Sum("round_set__tables__session__version", filter=is_open),
+                     tables=Count("round_set__tables", filter=is_open))
+           .values_list("pk", "version", "live", "tables").first())
+    if row is None:
+        return None
+    pk, version, live, tables = row
+    return '"' + "-".join([f"t{pk}", f"v{version}", f"s{live or 0}x{tables}", "live",
+                           *parts]) + '"'
 
 
 def table_by_code(code: str) -> TournamentTable | None:

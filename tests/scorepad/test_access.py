@@ -187,6 +187,7 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:tournament_tables": [("get", None, PAGE_MEMBERS)],
     "scorepad:seating_plan": [("get", None, row(302, 404, 403, 200, 200))],
     "scorepad:tournament_screen_board": [("get", None, EVERYONE_200)],
+    "scorepad:tournament_screen_live": [("get", None, EVERYONE_200)],
 }
 #: Django's admin: only staff get in; everybody here is redirected to its login page.
 ADMIN = row(302, 302, 302, 302, 302)
