@@ -239,7 +239,8 @@ def round_close(*, tournament: Tournament, number: int, force: bool = False
             raise Conflict("round_closed", number=number)
         limit = locked.deals_per_round or 0
         rows = list(the_round.tables.select_related("session").order_by("number"))
-        results = {t.pk: table_rules.result_now(t, limit) for t in rows}
+        results = {t.pk: t.result if table_rules.from_slip(t) else
+                   table_rules.result_now(t, limit) for t in rows}
         open_tables = [t.number for t in rows if not results[t.pk]["finished"]]
         if open_tables and not force:
             raise TablesUnfinished(open_tables)
@@ -284,6 +285,62 @@ def tournament_change(*, tournament: Tournament, status: object = None,
                                                            **changes)
         locked.refresh_from_db()
         return locked
+
+
+def table_result_enter(*, tournament: Tournament, round_number: object,
+                       table_number: object, figures: Mapping[str, Mapping[str, object]],
+                       user: Any) -> TournamentTable:
+    """A table's result from its paper score slip (docs/tournaments.md, "A table without a
+    phone"): ``figures`` gives each of the game's slip columns a whole number per seated
+    player (``{column: {player id: number}}``); the game makes the round scores of them
+    as of a table's last deal. Kept as the table's result (who entered it, and when,
+    beside it) whether its round is open or closed; the ranking follows. InputError
+    naming ``<column>.<player id>`` for a missing or impossible figure: nothing kept."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        the_round = _round(locked, round_number)
+        table = (the_round.tables.select_related("session", "round")
+                 .filter(number=table_number).first()
+                 if isinstance(table_number, int) else None)
+        if table is None:
+            raise NotFound(f"table {table_number}")
+        session = table.session
+        play = table_rules.play_of(session)
+        seats = table_rules.seats_of(session)
+        given: dict[str, dict[str, int]] = {}
+        for column in play.slip:
+            by_player = figures.get(column.key) or {}
+            for player in seats:
+                value = _whole(by_player.get(player), column.least, column.most)
+                if value is None:
+                    raise InputError(f"{column.key}.{player}",
+                                     f"must be a whole number from {column.least} to "
+                                     f"{column.most}", "not_between",
+                                     min=column.least, max=column.most)
+                given.setdefault(column.key, {})[player] = value
+        scores = play.score_after(session, seats, given)
+        table_rules.result_store(table, {
+            "finished": True, "deals": 0, "scores": table_rules.encode(scores),
+            "slip": {"figures": given, "by": getattr(user, "pk", None),
+                     "by_name": getattr(user, "username", ""),
+                     "at": timezone.now().isoformat()}})
+        return table
+
+
+def _whole(value: object, least: int, most: int) -> int | None:
+    """A whole number typed on a form or sent as JSON ("-5", 12), within the bounds."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip().replace("\u2212", "-")
+        if not text or len(text) > 20 or not text.lstrip("-").isascii() \
+                or not text.lstrip("-").isdigit() or text.count("-") > 1 \
+                or "-" in text[1:]:
+            return None
+        value = int(text)
+    if not isinstance(value, int):
+        return None
+    return value if least <= value <= most else None
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -348,7 +405,8 @@ def live_tables(tournament: Tournament, the_round: TournamentRound) -> list[Live
         session = table.session
         seated = seats.get(session.pk, [])
         play = table_rules.play_of(session)
-        if the_round.status == TournamentRound.Status.CLOSED and table.result:
+        if table.result and (the_round.status == TournamentRound.Status.CLOSED
+                             or table_rules.from_slip(table)):
             scores = table_rules.decode(table.result.get("scores") or {})
             finished, deals = bool(table.result["finished"]), int(table.result["deals"])
         else:

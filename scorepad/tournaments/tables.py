@@ -79,18 +79,32 @@ def result_now(table: TournamentTable, limit: int) -> dict[str, Any]:
     return result_of(session, seats_of(session), results, limit)
 
 
+def from_slip(table: TournamentTable) -> bool:
+    """Was the table's result entered from its paper score slip? It then stands as
+    entered: the table's deals (if any) no longer make it."""
+    return bool((table.result or {}).get("slip"))
+
+
+def result_store(table: TournamentTable, result: Mapping[str, Any]) -> None:
+    """Keep the table's result and raise the tournament's version (the ranking's ETag and
+    the screen's follow)."""
+    if result != table.result:
+        TournamentTable.objects.filter(pk=table.pk).update(result=dict(result))
+        table.result = dict(result)
+    Tournament.objects.filter(pk=table.round.tournament_id).update(version=F("version") + 1)
+
+
 def after_change(session: Session) -> None:
     """A table's deal was corrected or deleted: if its round is closed, its result is made
-    again and the tournament's version raised (the ranking's ETag moves)."""
+    again and the tournament's version raised (the ranking's ETag moves); a result
+    entered from the score slip stands."""
     table = (TournamentTable.objects.select_related("round__tournament", "session")
              .filter(session_id=session.pk).first())
-    if table is None or table.round.status != TournamentRound.Status.CLOSED:
+    if table is None or table.round.status != TournamentRound.Status.CLOSED or \
+            from_slip(table):
         return
     tournament = table.round.tournament
-    result = result_now(table, tournament.deals_per_round or 0)
-    if result != table.result:
-        TournamentTable.objects.filter(pk=table.pk).update(result=result)
-    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+    result_store(table, result_now(table, tournament.deals_per_round or 0))
 
 
 def in_closed_round(session: Session) -> bool:

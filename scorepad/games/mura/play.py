@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import pgettext_lazy
+
 from referee import tally
 from referee.mura import MURA_RULES, mura_rules
 from referee.mura import OVERRIDES_SCHEMA as MURA_OVERRIDES
@@ -17,6 +19,7 @@ from ...fields import (
 from ..base import (
     GameRules,
     JsonReplayer,
+    SlipColumn,
     TournamentPlay,
     tallied,
 )
@@ -116,6 +119,9 @@ def _round_scores(session: Session, seats: Sequence[str], mura: Mapping[str, Any
             for p in seats}
 
 
+#: The most mura or zeros a score slip may give a player for one round.
+SLIP_MOST = 100_000
+
 #: Mura knows no end of a game: a round ends after ``deals_per_round`` deals.
 TOURNAMENT = TournamentPlay(
     ends_with_game=False,
@@ -127,4 +133,7 @@ TOURNAMENT = TournamentPlay(
         (result or {}).get("zeros_after") or {}),
     score_now=lambda session, seats, state: _round_scores(
         session, seats, state.get("mura") or {}, state.get("zeros") or {}),
+    # the slip's last row: each player's mura and zeros
+    slip=(SlipColumn("mura_after", pgettext_lazy("score slip", "Mura"), 0, SLIP_MOST),
+          SlipColumn("zeros_after", pgettext_lazy("score slip", "Zeros"), 0, SLIP_MOST)),
 )
