@@ -188,6 +188,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "players": tour.players_of(tournament), "roster": tour.roster_names(tournament),
         "ranking": ranking["ranking"], "rounds_closed": ranking["rounds_closed"],
         "rounds_drawn": tournament.round_set.count(),
+        "paper_rounds": list(tournament.round_set.values_list("number", flat=True)),
         "screen_url": request.build_absolute_uri(
             reverse("scorepad:tournament_screen", kwargs={"token": tournament.screen_token})),
         "tables_url": reverse("scorepad:tournament_tables",
