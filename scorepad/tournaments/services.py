@@ -304,43 +304,10 @@ def table_result_enter(*, tournament: Tournament, round_number: object,
                  if isinstance(table_number, int) else None)
         if table is None:
             raise NotFound(f"table {table_number}")
-        session = table.session
-        play = table_rules.play_of(session)
-        seats = table_rules.seats_of(session)
-        given: dict[str, dict[str, int]] = {}
-        for column in play.slip:
-            by_player = figures.get(column.key) or {}
-            for player in seats:
-                value = _whole(by_player.get(player), column.least, column.most)
-                if value is None:
-                    raise InputError(f"{column.key}.{player}",
-                                     f"must be a whole number from {column.least} to "
-                                     f"{column.most}", "not_between",
-                                     min=column.least, max=column.most)
-                given.setdefault(column.key, {})[player] = value
-        scores = play.score_after(session, seats, given)
-        table_rules.result_store(table, {
-            "finished": True, "deals": 0, "scores": table_rules.encode(scores),
-            "slip": {"figures": given, "by": getattr(user, "pk", None),
-                     "by_name": getattr(user, "username", ""),
-                     "at": timezone.now().isoformat()}})
+        table_rules.result_store(table, table_rules.slip_result(
+            table.session, figures, getattr(user, "pk", None), getattr(user, "username", ""),
+            timezone.now().isoformat()))
         return table
-
-
-def _whole(value: object, least: int, most: int) -> int | None:
-    """A whole number typed on a form or sent as JSON ("-5", 12), within the bounds."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str):
-        text = value.strip().replace("\u2212", "-")
-        if not text or len(text) > 20 or not text.lstrip("-").isascii() \
-                or not text.lstrip("-").isdigit() or text.count("-") > 1 \
-                or "-" in text[1:]:
-            return None
-        value = int(text)
-    if not isinstance(value, int):
-        return None
-    return value if least <= value <= most else None
 
 
 # --- reading ---------------------------------------------------------------------------------

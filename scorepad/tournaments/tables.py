@@ -17,7 +17,7 @@ from django.db.models import F
 from referee.violations import Violation
 
 from .. import games
-from ..errors import RulesBroken
+from ..errors import InputError, RulesBroken
 from ..models import Deal, Session, Tournament, TournamentRound, TournamentTable
 
 #: The violation of a deal recorded at a finished table (422).
@@ -83,6 +83,45 @@ def from_slip(table: TournamentTable) -> bool:
     """Was the table's result entered from its paper score slip? It then stands as
     entered: the table's deals (if any) no longer make it."""
     return bool((table.result or {}).get("slip"))
+
+
+def slip_result(session: Session, figures: Mapping[str, Any], by: int | None, by_name: str,
+                at: str) -> dict[str, Any]:
+    """The table's result from its score slip's figures (``{column: {player id: whole
+    number}}``, every column of the game's slip for every seat): the round scores as of
+    a last deal, with who entered them and when. InputError naming
+    ``<column>.<player id>`` for a figure missing or out of range."""
+    play = play_of(session)
+    seats = seats_of(session)
+    given: dict[str, dict[str, int]] = {}
+    for column in play.slip:
+        by_player = figures.get(column.key) or {}
+        for player in seats:
+            value = whole(by_player.get(player), column.least, column.most)
+            if value is None:
+                raise InputError(f"{column.key}.{player}",
+                                 f"must be a whole number from {column.least} to "
+                                 f"{column.most}", "not_between",
+                                 min=column.least, max=column.most)
+            given.setdefault(column.key, {})[player] = value
+    return {"finished": True, "deals": 0,
+            "scores": encode(play.score_after(session, seats, given)),
+            "slip": {"figures": given, "by": by, "by_name": by_name, "at": at}}
+
+
+def whole(value: object, least: int, most: int) -> int | None:
+    """A whole number typed on a form ("-5", "−5") or sent as JSON (12), within bounds."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip().replace("\u2212", "-")
+        digits = text.removeprefix("-")
+        if not digits or len(digits) > 17 or not digits.isascii() or not digits.isdigit():
+            return None
+        value = int(text)
+    if not isinstance(value, int):
+        return None
+    return value if least <= value <= most else None
 
 
 def result_store(table: TournamentTable, result: Mapping[str, Any]) -> None:
