@@ -97,8 +97,11 @@ def slip_result(session: Session, figures: Mapping[str, Any], by: int | None, by
     for column in play.slip:
         by_player = figures.get(column.key) or {}
         for player in seats:
-            value = whole(by_player.get(player), column.least, column.most)
+            value = whole(by_player.get(player))
             if value is None:
+                raise InputError(f"{column.key}.{player}", "must be a whole number",
+                                 "not_int")
+            if not column.least <= value <= column.most:
                 raise InputError(f"{column.key}.{player}",
                                  f"must be a whole number from {column.least} to "
                                  f"{column.most}", "not_between",
@@ -109,8 +112,8 @@ def slip_result(session: Session, figures: Mapping[str, Any], by: int | None, by
             "slip": {"figures": given, "by": by, "by_name": by_name, "at": at}}
 
 
-def whole(value: object, least: int, most: int) -> int | None:
-    """A whole number typed on a form ("-5", "−5") or sent as JSON (12), within bounds."""
+def whole(value: object) -> int | None:
+    """A whole number typed on a form ("-5", "−5") or sent as JSON (12)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, str):
@@ -119,9 +122,7 @@ def whole(value: object, least: int, most: int) -> int | None:
         if not digits or len(digits) > 17 or not digits.isascii() or not digits.isdigit():
             return None
         value = int(text)
-    if not isinstance(value, int):
-        return None
-    return value if least <= value <= most else None
+    return value if isinstance(value, int) else None
 
 
 def result_store(table: TournamentTable, result: Mapping[str, Any]) -> None:

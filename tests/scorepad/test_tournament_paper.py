@@ -187,7 +187,7 @@ def test_a_slip_entered_moves_the_ranking_and_says_who_entered_it(phone, anna):
 
 
 @pytest.mark.parametrize(("language", "says"), [
-    ("de", "muss eine ganze Zahl von"), ("en", "must be a whole number from"),
+    ("de", "muss eine ganze Zahl sein"), ("en", "must be a whole number"),
     ("hu", "egész szám")])
 def test_a_wrong_figure_names_the_player_and_field_and_keeps_nothing(phone, anna, language,
                                                                      says):
@@ -245,3 +245,16 @@ def test_a_slip_entered_while_the_round_is_open_lets_it_close(phone, anna):
     closed = tour.round_close(tournament=t, number=1)  # no table is unfinished
     assert closed.status == "closed" and not closed.forced
     assert TournamentTable.objects.get(round=first, number=2).result["slip"]
+
+
+def test_a_mura_figure_below_zero_is_refused_with_its_bounds(phone, anna):
+    t, table = _unplayed(anna, game=DEALS_ONLY, round_ends="deals", deals_per_round=4,
+                         preset="mura")
+    ids = [str(p) for p in table.session.seats.values_list("player_id", flat=True)]
+    body = {f"{c}.{p}": "1" for p in ids for c in ("mura_after", "zeros_after")}
+    body[f"zeros_after.{ids[2]}"] = "-1"
+    answer = phone.post(f"/tournaments/{t.pk}/rounds/1/tables/2/slip", body,
+                        HTTP_ACCEPT_LANGUAGE="de")
+    html = answer.content.decode()
+    assert answer.status_code == 200 and "Nuller: muss eine ganze Zahl von 0 bis" in html
+    assert not TournamentTable.objects.get(pk=table.pk).result.get("slip")
