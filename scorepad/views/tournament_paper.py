@@ -137,8 +137,10 @@ def score_slips(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
               "seats": [(name, numbers.get(name)) for name in live.seats],
               "dealer": live.dealer}
              for live in tour.live_tables(tournament, the_round)]
+    play = games.get(tournament.game).TOURNAMENT
+    figures = ", ".join(str(c.label) for c in (play.slip if play else ()))
     return render(request, "scorepad/score_slips.html", {
-        "tournament": tournament, "round": the_round, "slips": slips,
+        "tournament": tournament, "round": the_round, "slips": slips, "figures": figures,
         "rows": range(1, SLIP_ROWS + 1), **_about(tournament)})
 
 

@@ -467,3 +467,8 @@ def test_the_final_ranking_prints_its_round_columns_without_the_bar(live_server,
     assert page.locator("header.bar").is_hidden()
     size = page.locator(".final-table").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert size >= 16  # 13pt
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "final-ranking-print.png"), full_page=True)
+    page.goto(f"{live_server.url}/tournaments/{t.pk}/rounds/2/slips")
+    assert page.locator(".slip").count() == 2 and page.locator(".slip-links").is_hidden()
+    page.screenshot(path=str(SHOTS / "score-slips-print.png"), full_page=True)

@@ -258,3 +258,12 @@ def test_a_mura_figure_below_zero_is_refused_with_its_bounds(phone, anna):
     html = answer.content.decode()
     assert answer.status_code == 200 and "Nuller: muss eine ganze Zahl von 0 bis" in html
     assert not TournamentTable.objects.get(pk=table.pk).result.get("slip")
+
+
+def test_a_mura_slip_says_which_figures_its_last_row_takes(phone, anna):
+    t = tournament(group_with(anna), anna, players=8, rounds=2, game=DEALS_ONLY,
+                   round_ends="deals", deals_per_round=4, preset="mura")
+    drawn(t, anna)
+    html = phone.get(f"/tournaments/{t.pk}/rounds/1/slips",
+                     HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert html.count("Ende: von jedem Spieler Mura, Nuller.") == 2
