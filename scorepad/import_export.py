@@ -220,9 +220,24 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
             {"number": r.number, "status": r.status, "forced": r.forced,
              "closed_at": _when(r.closed_at),
              "tables": [{"table": t.number, "session": str(t.session.uid)}
+                        | _slip_json(t)
                         for t in r.tables.select_related("session").order_by("number")]}
             for r in tournament.round_set.order_by("number")],
     }
+
+
+def _slip_json(table: TournamentTable) -> dict[str, Any]:
+    """A table's result entered from its score slip: its figures by player name, who and
+    when (the round scores are made of them again on import)."""
+    slip = (table.result or {}).get("slip")
+    if not slip:
+        return {}
+    names = {str(p): n for p, n in table.session.seats.values_list("player_id",
+                                                                   "player__name")}
+    figures = {column: {names.get(p, p): v for p, v in by_player.items()}
+               for column, by_player in (slip.get("figures") or {}).items()}
+    return {"slip": {"figures": figures, "by": slip.get("by_name") or "",
+                     "at": slip.get("at") or ""}}
 
 
 def group_export(group: Group) -> dict[str, Any]:
@@ -759,8 +774,23 @@ def _import_tournament(obj: Any, path: str, ctx: _Context, problems: _Problems) 
             made_table = TournamentTable.objects.create(
                 round=the_round, number=table_number, session=session,
                 code=services.new_token())
-            if closed:
-                made_table.session = session
+            slip = row.get("slip") if row is not None else None
+            made_table.session = session
+            if isinstance(slip, dict):
+                names = {n: str(p) for p, n in session.seats.values_list("player_id",
+                                                                         "player__name")}
+                figures = slip.get("figures") if isinstance(slip.get("figures"), dict) else {}
+                try:
+                    result = table_rules.slip_result(
+                        session, {c: {names.get(n, n): v for n, v in by.items()}
+                                  for c, by in figures.items() if isinstance(by, dict)},
+                        None, str(slip.get("by") or "")[:150], str(slip.get("at") or "")[:40])
+                except services.InputError as e:
+                    problems.add(_join(spot, "slip", e.field.partition(".")[0]),
+                                 "not_between", input_error_message(e))
+                    continue
+                TournamentTable.objects.filter(pk=made_table.pk).update(result=result)
+            elif closed:
                 TournamentTable.objects.filter(pk=made_table.pk).update(
                     result=table_rules.result_now(made_table, limit))
     Tournament.objects.filter(pk=made.pk).update(

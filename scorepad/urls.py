@@ -16,6 +16,7 @@ from .views import (
     project,
     referee,
     session,
+    tournament_paper,
     tournaments,
 )
 
@@ -79,9 +80,19 @@ pages = [
          name="tournament_tables"),
     path("tournaments/<int:tournament_id>/rounds/<int:number>/plan", tournaments.seating_plan,
          name="seating_plan"),
+    path("tournaments/<int:tournament_id>/ranking.<str:fmt>", tournament_paper.ranking_download,
+         name="tournament_ranking_file"),
+    path("tournaments/<int:tournament_id>/ranking/print", tournament_paper.ranking_print,
+         name="tournament_ranking_print"),
+    path("tournaments/<int:tournament_id>/rounds/<int:number>/slips",
+         tournament_paper.score_slips, name="score_slips"),
+    path("tournaments/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/slip",
+         tournament_paper.slip_entry, name="slip_entry"),
     path("screen/<token:token>/", tournaments.screen, name="tournament_screen"),
     path("screen/<token:token>/board", tournaments.screen_board,
          name="tournament_screen_board"),
+    path("screen/<token:token>/live", tournaments.screen_live,
+         name="tournament_screen_live"),
 ]
 
 urlpatterns = [

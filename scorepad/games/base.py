@@ -190,3 +190,18 @@ class TournamentPlay:
                           dict[str, Fraction]]
     #: Each seated player's round score by the running state, by player id.
     score_now: Callable[[Session, Sequence[str], Mapping[str, Any]], dict[str, Fraction]]
+    #: What a paper score slip gives for each player at the end of the round, as whole
+    #: numbers: each column names the stored result's field that ``score_after`` reads
+    #: (``{key: {player id: number}}``), its label and its bounds (docs/tournaments.md,
+    #: "A table without a phone").
+    slip: tuple[SlipColumn, ...] = ()
+
+
+@dataclass(frozen=True)
+class SlipColumn:
+    """One figure per player written on a score slip at the end of a round."""
+
+    key: str
+    label: Any  # a lazily translated text
+    least: int
+    most: int

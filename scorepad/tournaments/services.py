@@ -239,7 +239,8 @@ def round_close(*, tournament: Tournament, number: int, force: bool = False
             raise Conflict("round_closed", number=number)
         limit = locked.deals_per_round or 0
         rows = list(the_round.tables.select_related("session").order_by("number"))
-        results = {t.pk: table_rules.result_now(t, limit) for t in rows}
+        results = {t.pk: t.result if table_rules.from_slip(t) else
+                   table_rules.result_now(t, limit) for t in rows}
         open_tables = [t.number for t in rows if not results[t.pk]["finished"]]
         if open_tables and not force:
             raise TablesUnfinished(open_tables)
@@ -284,6 +285,29 @@ def tournament_change(*, tournament: Tournament, status: object = None,
                                                            **changes)
         locked.refresh_from_db()
         return locked
+
+
+def table_result_enter(*, tournament: Tournament, round_number: object,
+                       table_number: object, figures: Mapping[str, Mapping[str, object]],
+                       user: Any) -> TournamentTable:
+    """A table's result from its paper score slip (docs/tournaments.md, "A table without a
+    phone"): ``figures`` gives each of the game's slip columns a whole number per seated
+    player (``{column: {player id: number}}``); the game makes the round scores of them
+    as of a table's last deal. Kept as the table's result (who entered it, and when,
+    beside it) whether its round is open or closed; the ranking follows. InputError
+    naming ``<column>.<player id>`` for a missing or impossible figure: nothing kept."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        the_round = _round(locked, round_number)
+        table = (the_round.tables.select_related("session", "round")
+                 .filter(number=table_number).first()
+                 if isinstance(table_number, int) else None)
+        if table is None:
+            raise NotFound(f"table {table_number}")
+        table_rules.result_store(table, table_rules.slip_result(
+            table.session, figures, getattr(user, "pk", None), getattr(user, "username", ""),
+            timezone.now().isoformat()))
+        return table
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -348,7 +372,8 @@ def live_tables(tournament: Tournament, the_round: TournamentRound) -> list[Live
         session = table.session
         seated = seats.get(session.pk, [])
         play = table_rules.play_of(session)
-        if the_round.status == TournamentRound.Status.CLOSED and table.result:
+        if table.result and (the_round.status == TournamentRound.Status.CLOSED
+                             or table_rules.from_slip(table)):
             scores = table_rules.decode(table.result.get("scores") or {})
             finished, deals = bool(table.result["finished"]), int(table.result["deals"])
         else:
@@ -363,19 +388,34 @@ def live_tables(tournament: Tournament, the_round: TournamentRound) -> list[Live
     return out
 
 
-def screen_etag(tournament: Tournament, *parts: str) -> str:
-    """Changes whenever the screen can: the tournament's version and the versions of the
-    open round's tables (one query)."""
-    versions = list(Session.objects.filter(
-        tournament_table__round__tournament=tournament,
-        tournament_table__round__status=TournamentRound.Status.OPEN)
-        .order_by("pk").values_list("pk", "version"))
-    tail = ".".join(f"{pk}:{v}" for pk, v in versions)
-    import hashlib
+def screen_ranking_etag(tournament: Tournament, *parts: str) -> str:
+    """The screen's ranking part: it shows the closed rounds' kept results, the name and
+    the status, each of which raises the tournament's version (no other query)."""
+    return '"' + "-".join([f"t{tournament.pk}", f"v{tournament.version}", "ranking",
+                           *parts]) + '"'
 
-    digest = hashlib.sha256(tail.encode()).hexdigest()[:12]
-    return '"' + "-".join([f"t{tournament.pk}", f"v{tournament.version}", digest, *parts]) \
-        + '"'
+
+def screen_live_etag(token: str, *parts: str) -> str | None:
+    """The screen's live part (the open round's tables), in one query: the tournament's
+    version (a round drawn or closed, a result entered) and the number and summed
+    versions of the open round's sessions (every deal, correction or undo raises one of
+    them, and versions only grow, so the sum moves with each). None: no such screen."""
+    from django.db.models import Count, Q, Sum
+
+    from ..ids import is_token
+
+    if not is_token(token):
+        return None
+    is_open = Q(round_set__status=TournamentRound.Status.OPEN)
+    row = (Tournament.objects.filter(screen_token=token)
+           .annotate(live=Sum("round_set__tables__session__version", filter=is_open),
+                     tables=Count("round_set__tables", filter=is_open))
+           .values_list("pk", "version", "live", "tables").first())
+    if row is None:
+        return None
+    pk, version, live, tables = row
+    return '"' + "-".join([f"t{pk}", f"v{version}", f"s{live or 0}x{tables}", "live",
+                           *parts]) + '"'
 
 
 def table_by_code(code: str) -> TournamentTable | None:

@@ -17,7 +17,7 @@ from django.db.models import F
 from referee.violations import Violation
 
 from .. import games
-from ..errors import RulesBroken
+from ..errors import InputError, RulesBroken
 from ..models import Deal, Session, Tournament, TournamentRound, TournamentTable
 
 #: The violation of a deal recorded at a finished table (422).
@@ -79,18 +79,72 @@ def result_now(table: TournamentTable, limit: int) -> dict[str, Any]:
     return result_of(session, seats_of(session), results, limit)
 
 
+def from_slip(table: TournamentTable) -> bool:
+    """Was the table's result entered from its paper score slip? It then stands as
+    entered: the table's deals (if any) no longer make it."""
+    return bool((table.result or {}).get("slip"))
+
+
+def slip_result(session: Session, figures: Mapping[str, Any], by: int | None, by_name: str,
+                at: str) -> dict[str, Any]:
+    """The table's result from its score slip's figures (``{column: {player id: whole
+    number}}``, every column of the game's slip for every seat): the round scores as of
+    a last deal, with who entered them and when. InputError naming
+    ``<column>.<player id>`` for a figure missing or out of range."""
+    play = play_of(session)
+    seats = seats_of(session)
+    given: dict[str, dict[str, int]] = {}
+    for column in play.slip:
+        by_player = figures.get(column.key) or {}
+        for player in seats:
+            value = whole(by_player.get(player))
+            if value is None:
+                raise InputError(f"{column.key}.{player}", "must be a whole number",
+                                 "not_int")
+            if not column.least <= value <= column.most:
+                raise InputError(f"{column.key}.{player}",
+                                 f"must be a whole number from {column.least} to "
+                                 f"{column.most}", "not_between",
+                                 min=column.least, max=column.most)
+            given.setdefault(column.key, {})[player] = value
+    return {"finished": True, "deals": 0,
+            "scores": encode(play.score_after(session, seats, given)),
+            "slip": {"figures": given, "by": by, "by_name": by_name, "at": at}}
+
+
+def whole(value: object) -> int | None:
+    """A whole number typed on a form ("-5", "−5") or sent as JSON (12)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        text = value.strip().replace("\u2212", "-")
+        digits = text.removeprefix("-")
+        if not digits or len(digits) > 17 or not digits.isascii() or not digits.isdigit():
+            return None
+        value = int(text)
+    return value if isinstance(value, int) else None
+
+
+def result_store(table: TournamentTable, result: Mapping[str, Any]) -> None:
+    """Keep the table's result and raise the tournament's version (the ranking's ETag and
+    the screen's follow)."""
+    if result != table.result:
+        TournamentTable.objects.filter(pk=table.pk).update(result=dict(result))
+        table.result = dict(result)
+    Tournament.objects.filter(pk=table.round.tournament_id).update(version=F("version") + 1)
+
+
 def after_change(session: Session) -> None:
     """A table's deal was corrected or deleted: if its round is closed, its result is made
-    again and the tournament's version raised (the ranking's ETag moves)."""
+    again and the tournament's version raised (the ranking's ETag moves); a result
+    entered from the score slip stands."""
     table = (TournamentTable.objects.select_related("round__tournament", "session")
              .filter(session_id=session.pk).first())
-    if table is None or table.round.status != TournamentRound.Status.CLOSED:
+    if table is None or table.round.status != TournamentRound.Status.CLOSED or \
+            from_slip(table):
         return
     tournament = table.round.tournament
-    result = result_now(table, tournament.deals_per_round or 0)
-    if result != table.result:
-        TournamentTable.objects.filter(pk=table.pk).update(result=result)
-    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+    result_store(table, result_now(table, tournament.deals_per_round or 0))
 
 
 def in_closed_round(session: Session) -> bool:

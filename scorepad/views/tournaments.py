@@ -36,8 +36,15 @@ def _tournament(token: str) -> Tournament:
     return found
 
 
-def screen_context(tournament: Tournament, board_url: str) -> dict[str, Any]:
+def ranking_context(tournament: Tournament) -> dict[str, Any]:
+    """The screen's ranking part: the closed rounds' kept results, less the hidden ones."""
     ranking = tour.ranking_json(tournament, hide=tournament.screen_hides_rounds)
+    return {"tournament": tournament, "ranking": ranking["ranking"],
+            "rounds_closed": ranking["rounds_closed"], "every": SCREEN_SECONDS}
+
+
+def live_context(tournament: Tournament) -> dict[str, Any]:
+    """The screen's live part: the open round's tables and their scores as they stand."""
     open_round = tournament.round_set.filter(status=TournamentRound.Status.OPEN).first()
     tables = []
     if open_round is not None:
@@ -46,37 +53,59 @@ def screen_context(tournament: Tournament, board_url: str) -> dict[str, Any]:
                            "finished": live.finished,
                            "scores": [(name, two_places(live.scores.get(name, 0)))
                                       for name in live.seats]})
-    return {"tournament": tournament, "ranking": ranking["ranking"],
-            "rounds_closed": ranking["rounds_closed"], "open_round": open_round,
-            "tables": tables, "board_url": board_url, "every": SCREEN_SECONDS}
+    return {"tournament": tournament, "open_round": open_round, "tables": tables,
+            "every": SCREEN_SECONDS}
 
 
-def _board_url(token: str) -> str:
-    return reverse("scorepad:tournament_screen_board", kwargs={"token": token})
+def _urls(token: str) -> dict[str, str]:
+    return {name: reverse(f"scorepad:tournament_screen_{name}", kwargs={"token": token})
+            for name in ("board", "live")}
 
 
 @require_safe
 def screen(request: HttpRequest, token: str) -> HttpResponse:
     tournament = _tournament(token)
-    context = screen_context(tournament, _board_url(token))
+    urls = _urls(token)
+    context = {**ranking_context(tournament), **live_context(tournament),
+               "board_url": urls["board"], "live_url": urls["live"]}
     return no_store(render(request, "scorepad/tournament_screen.html", context))
 
 
 @require_safe
 def screen_board(request: HttpRequest, token: str) -> HttpResponse:
-    """The screen's polled part: 304 while nothing changed (the tournament's version and
-    the open round's tables' versions make its ETag), rendered once per change."""
+    """The screen's polled ranking: 304 while the tournament's version stands (one query),
+    rendered once per version; a deal at an open table does not touch it."""
     tournament = _tournament(token)
     parts = ("screen", request.LANGUAGE_CODE)
 
     def build() -> tuple[str, bytes, str]:
         fresh = _tournament(token)
-        etag = tour.screen_etag(fresh, *parts)
         response = render(request, "scorepad/_tournament_screen.html",
-                          screen_context(fresh, _board_url(token)))
-        return etag, response.content, response["Content-Type"]
+                          {**ranking_context(fresh), "board_url": _urls(token)["board"]})
+        return tour.screen_ranking_etag(fresh, *parts), response.content, \
+            response["Content-Type"]
 
-    return polled(request, tour.screen_etag(tournament, *parts), build, secret_url=True)
+    return polled(request, tour.screen_ranking_etag(tournament, *parts), build,
+                  secret_url=True)
+
+
+@require_safe
+def screen_live(request: HttpRequest, token: str) -> HttpResponse:
+    """The screen's polled live tables: 304 while no table of the open round changed (one
+    query, scorepad.tournaments.services.screen_live_etag), rendered once per change."""
+    parts = (request.LANGUAGE_CODE,)
+    etag = tour.screen_live_etag(token, *parts)
+    if etag is None:
+        raise Http404
+
+    def build() -> tuple[str, bytes, str]:
+        fresh = _tournament(token)
+        now = tour.screen_live_etag(token, *parts) or etag
+        response = render(request, "scorepad/_tournament_screen_live.html",
+                          {**live_context(fresh), "live_url": _urls(token)["live"]})
+        return now, response.content, response["Content-Type"]
+
+    return polled(request, etag, build, secret_url=True)
 
 
 # --- the director's pages -------------------------------------------------------------------
@@ -159,6 +188,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "players": tour.players_of(tournament), "roster": tour.roster_names(tournament),
         "ranking": ranking["ranking"], "rounds_closed": ranking["rounds_closed"],
         "rounds_drawn": tournament.round_set.count(),
+        "paper_rounds": list(tournament.round_set.values_list("number", flat=True)),
         "screen_url": request.build_absolute_uri(
             reverse("scorepad:tournament_screen", kwargs={"token": tournament.screen_token})),
         "tables_url": reverse("scorepad:tournament_tables",

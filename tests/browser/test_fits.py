@@ -395,3 +395,80 @@ def test_the_dealer_badge_speaks_the_pages_language(live_server, browser, table)
         assert badge.locator("[aria-hidden]").inner_text().strip() == pgettext("dealer badge",
                                                                                 "deals")
     assert float(badge.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 12
+
+
+# --- a tournament on paper -----------------------------------------------------------------
+
+
+@pytest.fixture
+def prize_evening() -> dict[str, Any]:
+    """A finished tournament of two rounds at tables of four (round 1 forced closed with
+    table 2 entered from its score slip), names as long as the sheets'."""
+    from scorepad.tournaments import services as tour
+    from tests.scorepad.factories import group_with, user
+    from tests.scorepad.tournament_play import drawn, finish_game, seats
+
+    anna = user("anna")
+    t = tour.tournament_create(group=group_with(anna), user=anna,
+                               name="Preis-Mulatschak der Feuerwehr Zöbern",
+                               game=services.games.for_tournaments()[0], preset="geiser",
+                               rounds=2, round_ends="game", table_size=4,
+                               scoring="placement", draw="random")
+    for name in SIX + ["Gertrude", "Hildegard"]:
+        tour.entrant_register(tournament=t, name=name)
+    first = drawn(t, anna)
+    one = first.tables.get(number=1).session
+    finish_game(one, anna, seats(one)[0])
+    paper = first.tables.get(number=2).session
+    ids = [str(p) for p in paper.seats.values_list("player_id", flat=True)]
+    tour.table_result_enter(tournament=t, round_number=1, table_number=2, user=anna,
+                            figures={"scores_after": dict(zip(ids, [3, -12, 15, 9],
+                                                              strict=True))})
+    tour.round_close(tournament=t, number=1)
+    for table in drawn(t, anna, seed=3).tables.select_related("session"):
+        finish_game(table.session, anna, seats(table.session)[2])
+    tour.round_close(tournament=t, number=2)
+    tour.tournament_change(tournament=t, status="finished")
+    return {"tournament": t}
+
+
+@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+def test_a_tournament_on_paper_fits_a_phone(live_server, browser, prize_evening, lang,
+                                            scheme, width):
+    t = prize_evening["tournament"]
+    page = new_phone(browser, locale=LOCALES[lang], scheme=scheme, width=width)
+    m = Measure(page, live_server.url, f"{lang}-{scheme}-{width}")
+    log_in(page, live_server.url, "anna")
+    m.look("tournament", f"/tournaments/{t.pk}/")
+    m.look("final-ranking", f"/tournaments/{t.pk}/ranking/print")
+    names = page.locator(".final-name").all_inner_texts()
+    assert len(names) == 8 and page.locator(".by-round-line").first.is_visible()
+    m.look("score-slips", f"/tournaments/{t.pk}/rounds/2/slips")
+    m.look("slip-entry", f"/tournaments/{t.pk}/rounds/1/tables/2/slip")
+    page.locator(".slip-form fieldset input").first.fill("zwölf")
+    with page.expect_navigation():
+        page.locator(".slip-form button.primary").tap()
+    assert page.locator("#slip-error").is_visible()
+    m.look("slip-entry-error")
+    assert not m.problems, "\n".join(m.problems)
+    assert page.console_errors == []
+
+
+def test_the_final_ranking_prints_its_round_columns_without_the_bar(live_server, browser,
+                                                                     prize_evening):
+    t = prize_evening["tournament"]
+    page = new_phone(browser, width=794, height=1123)  # A4 at 96 dpi
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/tournaments/{t.pk}/ranking/print")
+    page.emulate_media(media="print")
+    assert page.locator("th.by-round").first.is_visible()
+    assert page.locator(".by-round-line").first.is_hidden()
+    assert page.locator("header.bar").is_hidden()
+    size = page.locator(".final-table").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 16  # 13pt
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "final-ranking-print.png"), full_page=True)
+    page.goto(f"{live_server.url}/tournaments/{t.pk}/rounds/2/slips")
+    assert page.locator(".slip").count() == 2 and page.locator(".slip-links").is_hidden()
+    page.screenshot(path=str(SHOTS / "score-slips-print.png"), full_page=True)

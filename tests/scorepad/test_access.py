@@ -187,6 +187,14 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:tournament_tables": [("get", None, PAGE_MEMBERS)],
     "scorepad:seating_plan": [("get", None, row(302, 404, 403, 200, 200))],
     "scorepad:tournament_screen_board": [("get", None, EVERYONE_200)],
+    "scorepad:tournament_screen_live": [("get", None, EVERYONE_200)],
+    # a tournament on paper: the ranking's files and print page for members, the slips
+    # for its directors (a slip without figures comes back with its error: 200)
+    "scorepad:tournament_ranking_file": [("get", None, PAGE_MEMBERS)],
+    "scorepad:tournament_ranking_print": [("get", None, PAGE_MEMBERS)],
+    "scorepad:score_slips": [("get", None, row(302, 404, 403, 200, 200))],
+    "scorepad:slip_entry": [("get", None, row(302, 404, 403, 200, 200)),
+                            ("post", {}, row(302, 404, 403, 200, 200))],
 }
 #: Django's admin: only staff get in; everybody here is redirected to its login page.
 ADMIN = row(302, 302, 302, 302, 302)
@@ -262,9 +270,11 @@ def url_of(name: str, w: dict[str, Any]) -> str:
     for key, value in (("group_id", w["group"].pk), ("session_id", w["session"].pk),
                        ("number", 1), ("player_id", w["player"].pk),
                        ("invitation_id", w["invitation"].pk),
-                       ("tournament_id", w["tournament"].pk)):
+                       ("tournament_id", w["tournament"].pk), ("table", 1)):
         if f"<int:{key}>" in pattern:
             kwargs[key] = value
+    if "<str:fmt>" in pattern:
+        kwargs["fmt"] = "csv"
     if "<token:token>" in pattern:
         kwargs["token"] = (w["invite"].token if name == "scorepad:join"
                            else w["tournament"].screen_token if "tournament" in name

@@ -56,3 +56,30 @@ def test_the_backup_restores_the_tournament():
     again = Tournament.objects.exclude(pk=t.pk).get()
     assert again.group_id != group.pk and again.uid == t.uid
     assert tour.ranking_json(again) == ranking
+
+
+def test_a_result_entered_from_a_score_slip_goes_along_by_player_name():
+    anna = user("anna")
+    group = group_with(anna)
+    t = tournament(group, anna, players=8, rounds=2)
+    first = drawn(t, anna)
+    one = first.tables.get(number=1).session
+    finish_game(one, anna, seats(one)[0])
+    paper = first.tables.get(number=2)
+    ids = [str(p) for p in paper.session.seats.order_by("position")
+           .values_list("player_id", flat=True)]
+    tour.table_result_enter(tournament=t, round_number=1, table_number=2, user=anna,
+                            figures={"scores_after": dict(zip(ids, [3, -2, 15, 9],
+                                                              strict=True))})
+    tour.round_close(tournament=t, number=1)
+    data = json.loads(json.dumps(import_export.group_export(group)))
+    slip = data["group"]["tournaments"][0]["round_list"][0]["tables"][1]["slip"]
+    names = dict(paper.session.seats.values_list("player_id", "player__name"))
+    assert slip["by"] == "anna" and set(slip["figures"]["scores_after"]) == {
+        names[int(p)] for p in ids}
+    target = group_with(anna, "Elsewhere")
+    import_export.group_import(group=target, data=data)
+    copy = Tournament.objects.get(group=target)
+    assert tour.ranking_json(copy) == tour.ranking_json(t)
+    kept = copy.round_set.get(number=1).tables.get(number=2).result
+    assert kept["slip"]["by_name"] == "anna" and kept["finished"]

@@ -252,10 +252,10 @@ def test_the_screen_shows_the_open_rounds_tables_live(director, group):
     made = _make(director, group, players=4)
     table = director.call("post", f"/api/v1/tournaments/{made['id']}/rounds/"
                           ).json()["tables"][0]
-    before = Client().get(made["screen_url"] + "board")
+    before = Client().get(made["screen_url"] + "live")
     director.call("post", f"/api/v1/sessions/{table['session']}/deals/",
                   sweep_by(table["seats"], table["seats"][0]))
-    after = Client().get(made["screen_url"] + "board", HTTP_IF_NONE_MATCH=before["ETag"])
+    after = Client().get(made["screen_url"] + "live", HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200
     assert "10.00" in after.content.decode()  # 15 − 5 for the sweeper
 

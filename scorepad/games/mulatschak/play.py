@@ -10,8 +10,10 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import pgettext_lazy
+
 from referee.deal import DealResult, deal_from_dict, deal_to_dict, score_deal
-from referee.rules import PRESETS, MulatschakRules, mulatschak_rules
+from referee.rules import MAX_SCORE, PRESETS, MulatschakRules, mulatschak_rules
 from referee.session import (
     DealOutcome,
     GameSummary,
@@ -27,7 +29,7 @@ from referee.violations import RuleError
 from ...errors import InputError, RulesBroken
 from ...loaded import Loaded, PlayerKeys
 from ...messages import FACTOR_LABELS
-from ..base import RECENT_GAMES, GameRules, TournamentPlay
+from ..base import RECENT_GAMES, GameRules, SlipColumn, TournamentPlay
 
 if TYPE_CHECKING:
     from ...models import Session
@@ -265,4 +267,7 @@ TOURNAMENT = TournamentPlay(
     score_after=lambda session, seats, result: _round_scores(
         session, seats, None if result is None else result.get("scores_after")),
     score_now=lambda session, seats, state: _round_scores(session, seats, state.get("scores")),
+    # the slip's last row: each player's score when the game ended (21 counted down)
+    slip=(SlipColumn("scores_after", pgettext_lazy("score slip", "Score at the end"),
+                     -MAX_SCORE, MAX_SCORE),),
 )

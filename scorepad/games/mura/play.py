@@ -8,6 +8,8 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import pgettext_lazy
+
 from referee import tally
 from referee.mura import MURA_RULES, MuraRules, mura_rules
 from referee.mura import OVERRIDES_SCHEMA as MURA_OVERRIDES
@@ -19,6 +21,7 @@ from ...loaded import PlayerKeys
 from ..base import (
     GameRules,
     JsonReplayer,
+    SlipColumn,
     TournamentPlay,
     tallied,
 )
@@ -138,6 +141,9 @@ def _round_scores(session: Session, seats: Sequence[str], mura: Mapping[str, Any
             for p in seats}
 
 
+#: The most mura or zeros a score slip may give a player for one round.
+SLIP_MOST = 100_000
+
 #: The keys of its stored deals and results that hold players (``Names`` translates them).
 PLAYER_KEYS = PlayerKeys(
     one=("dealer",), maps=("tricks", "figures", "results", "mura_after", "zeros_after"),
@@ -154,4 +160,7 @@ TOURNAMENT = TournamentPlay(
         (result or {}).get("zeros_after") or {}),
     score_now=lambda session, seats, state: _round_scores(
         session, seats, state.get("mura") or {}, state.get("zeros") or {}),
+    # the slip's last row: each player's mura and zeros
+    slip=(SlipColumn("mura_after", pgettext_lazy("score slip", "Mura"), 0, SLIP_MOST),
+          SlipColumn("zeros_after", pgettext_lazy("score slip", "Zeros"), 0, SLIP_MOST)),
 )
