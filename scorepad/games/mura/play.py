@@ -149,7 +149,6 @@ PLAYER_KEYS = PlayerKeys(
     one=("dealer",), maps=("tricks", "figures", "results", "mura_after", "zeros_after"),
     tricks=("trick_cards",))
 #: Mura knows no end of a game: a round ends after ``deals_per_round`` deals.
-
 TOURNAMENT = TournamentPlay(
     ends_with_game=False,
     game_ended=lambda result: False,
