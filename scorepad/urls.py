@@ -16,6 +16,7 @@ from .views import (
     project,
     referee,
     session,
+    tablephone,
     tournaments,
 )
 
@@ -79,6 +80,10 @@ pages = [
          name="tournament_tables"),
     path("tournaments/<int:tournament_id>/rounds/<int:number>/plan", tournaments.seating_plan,
          name="seating_plan"),
+    # a tournament table's phone without an account (scorepad/tablephone.py)
+    path("t/", tablephone.table_enter, name="table_enter"),
+    path("t/leave", tablephone.table_leave, name="table_leave"),
+    path("t/<token:code>/", tablephone.table_phone, name="table_phone"),
     path("screen/<token:token>/", tournaments.screen, name="tournament_screen"),
     path("screen/<token:token>/board", tournaments.screen_board,
          name="tournament_screen_board"),
