@@ -27,7 +27,9 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext as _
 
+from . import htmx_answers
 from .access import TableUser, is_table
 from .ids import is_token, parse_id
 from .models import Tournament, TournamentRound, TournamentTable
@@ -123,10 +125,17 @@ class TablePhoneMiddleware:
 
 
 def ended(request: HttpRequest, table: TournamentTable) -> HttpResponse:
-    """The table's pages after its round: in words, nothing recorded (410 Gone)."""
-    return render(request, "scorepad/table_phone.html",
-                  {"ended": True, "table": table, "round": table.round,
-                   "tournament": table.round.tournament}, status=410)
+    """The table's pages after its round: in words, nothing recorded (410 Gone). A deal
+    sent by the page's script or the outbox is refused with the same words."""
+    words = _("Round %(number)s is closed: this table's code has ended and nothing more is "
+              "recorded with it. The new round's seating plan has the new codes."
+              ) % {"number": table.round.number}
+    response = render(request, "scorepad/table_phone.html",
+                      {"ended": words, "table": table, "round": table.round,
+                       "tournament": table.round.tournament}, status=410)
+    if htmx_answers.wants_table(request):
+        return htmx_answers.refused(response, "illegal", [words], None)
+    return response
 
 
 def context(request: HttpRequest) -> dict[str, Any]:

@@ -4,6 +4,7 @@ ends with the round, a wrong code is a clear 404, and codes cannot be guessed.""
 
 from __future__ import annotations
 
+import json
 import re
 import string
 
@@ -141,6 +142,11 @@ def test_the_code_ends_when_the_round_closes(evening):
         assert page.status_code == 410
         assert words in page.content.decode()
     assert _collapsed(phone, table, 2).status_code == 410
+    # the outbox's send (htmx headers) is refused in words, not by an HTTP status
+    sent = _collapsed(phone, table, 2, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="table",
+                      HTTP_ACCEPT_LANGUAGE="de")
+    refused = json.loads(sent["HX-Trigger"])["schreiber:refused"]
+    assert refused["kind"] == "illegal" and "Runde 1 ist beendet" in refused["reasons"][0]
     assert Deal.objects.filter(session=table.session).count() == 1
     again = Client().get(f"/t/{table.code}/", HTTP_ACCEPT_LANGUAGE="en")
     assert again.status_code == 410 and "Round 1 is closed" in again.content.decode()
