@@ -189,6 +189,13 @@ def play_round(browser: Any, base: str, director: Any, screen: Any, tournament_p
         session_id = int(phone.url.rstrip("/").rsplit("/", 1)[1])
         dealer = Session.objects.get(pk=session_id).first_dealer.name
         deals = deals_for(seats, dealer)
+        if number == 1 and table_number == 1:  # Undo on the table's phone, then again
+            enter(phone, seats, deals[0], 1)
+            phone.locator("#entry #undo-last summary").tap()
+            with phone.expect_navigation():
+                phone.get_by_role("button", name="Delete deal 1").tap()
+            expect(phone.locator(".messages")).to_contain_text("Deal 1 deleted")
+            assert Session.objects.get(pk=session_id).deals.count() == 0
         for n, deal in enumerate(deals, 1):
             enter(phone, seats, deal, n)
             expected = table_scores(seats, dealer, deals[:n])

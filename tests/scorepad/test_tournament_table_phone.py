@@ -15,6 +15,7 @@ from scorepad import accounts, tablephone
 from scorepad.access import TableUser
 from scorepad.models import Deal, IdempotencyKey, TournamentTable
 from scorepad.tournaments import services as tour
+from scorepad.views.common import qr_svg
 
 from .factories import group_with, user
 from .tournament_play import drawn, tournament
@@ -54,7 +55,10 @@ def test_the_seating_plans_qr_code_is_the_tables_address(evening):
     t, the_round = evening["tournament"], evening["round"]
     html = director.get(f"/tournaments/{t.pk}/rounds/{the_round.number}/plan").content.decode()
     for table in evening["tables"]:
-        assert f'href="http://testserver/t/{table.code}/"' in html
+        url = f"http://testserver/t/{table.code}/"
+        assert f'href="{url}"' in html
+        assert qr_svg(url) in html  # the QR code says the address, not the bare code
+        assert qr_svg(table.code) not in html
 
 
 def test_a_table_phone_sees_its_table_with_seats_and_records_without_an_account(evening):
