@@ -59,10 +59,8 @@ def is_open(table: TournamentTable) -> bool:
 
 
 def user_of(table: TournamentTable) -> TableUser:
-    user = TableUser(table.pk, table.session_id, table.number,
+    return TableUser(table.pk, table.session_id, table.number,
                      table.round.tournament.created_by_id)
-    user.round_number = table.round.number
-    return user
 
 
 # --- the cookie -------------------------------------------------------------------------------
