@@ -266,3 +266,48 @@ def test_a_whole_evening_with_two_table_phones_and_the_screen(live_server, brows
         lines.append((int(cells[0].rstrip(".")), cells[1], cells[2], cells[3], int(cells[4])))
     assert sorted(lines, key=lambda line: (line[0], line[1])) == ranking(rounds)
     assert screen.console_errors == [] and director.console_errors == []
+
+
+def test_a_table_phone_keeps_deals_offline_and_its_round_ending_refuses_them_in_words(
+        live_server, browser):
+    """The offline queue on a table's phone: a deal kept offline arrives once; one kept
+    while the director closes the round is refused with the words of the ended code, and
+    nothing more is recorded."""
+    from scorepad.models import Deal
+    from scorepad.tournaments import services as tour
+    from tests.scorepad.factories import group_with, user
+    from tests.scorepad.tournament_play import drawn, tournament
+
+    from .test_offline import installed, outbox, until
+
+    director = user("director")
+    contest = tournament(group_with(director), director, players=8, rounds=2,
+                         preset=PRESET, round_ends="deals", deals_per_round=DEALS)
+    table = drawn(contest, director).tables.get(number=1)
+    session = table.session
+    seats = [s.player.name for s in session.seats.order_by("position")]
+    after_dealer = (seats.index(session.first_dealer.name) + 1) % 4
+
+    def kept_offline(declarer: int) -> None:
+        for selector in (f"label[for=decl-{declarer}]", "label[for=bid-2]",
+                         "label[for=trump-acorns]", "button[data-split]"):
+            phone.locator(selector).tap()
+        phone.locator("#save-button").tap()
+        until(lambda: len(outbox(phone)) == 1)
+
+    phone = new_phone(browser)  # no login
+    phone.goto(f"{live_server.url}/t/{table.code}/")
+    installed(phone)
+    phone.context.set_offline(True)
+    kept_offline(after_dealer)
+    assert Deal.objects.filter(session=session).count() == 0
+    phone.context.set_offline(False)
+    until(lambda: Deal.objects.filter(session=session).count() == 1)
+    until(lambda: outbox(phone) == [])
+
+    phone.context.set_offline(True)
+    kept_offline((after_dealer + 1) % 4)
+    tour.round_close(tournament=contest, number=1, force=True)
+    phone.context.set_offline(False)
+    until(lambda: "Round 1 is closed" in " ".join(outbox(phone)))
+    assert Deal.objects.filter(session=session).count() == 1
