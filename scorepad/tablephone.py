@@ -124,10 +124,14 @@ class TablePhoneMiddleware:
 
 def ended(request: HttpRequest, table: TournamentTable) -> HttpResponse:
     """The table's pages after its round: in words, nothing recorded (410 Gone). A deal
-    sent by the page's script or the outbox is refused with the same words."""
+    sent by the page's script or the outbox is refused with the same words; the page's
+    polled scoreboard becomes those words (and stops polling)."""
     words = _("Round %(number)s is closed: this table's code has ended and nothing more is "
               "recorded with it. The new round's seating plan has the new codes."
               ) % {"number": table.round.number}
+    htmx = getattr(request, "htmx", None)
+    if htmx and htmx.target == "scoreboard":  # the polled board: the words, polling stops
+        return render(request, "scorepad/_table_phone_ended_board.html", {"ended": words})
     response = render(request, "scorepad/table_phone.html",
                       {"ended": words, "table": table, "round": table.round,
                        "tournament": table.round.tournament}, status=410)

@@ -311,3 +311,6 @@ def test_a_table_phone_keeps_deals_offline_and_its_round_ending_refuses_them_in_
     phone.context.set_offline(False)
     until(lambda: "Round 1 is closed" in " ".join(outbox(phone)))
     assert Deal.objects.filter(session=session).count() == 1
+    # the open page's scoreboard, polled, says so too
+    expect(phone.locator("#scoreboard [data-table-ended]")).to_contain_text(
+        "Round 1 is closed", timeout=15_000)

@@ -152,6 +152,11 @@ def test_the_code_ends_when_the_round_closes(evening):
     refused = json.loads(sent["HX-Trigger"])["schreiber:refused"]
     assert refused["kind"] == "illegal" and "Runde 1 ist beendet" in refused["reasons"][0]
     assert Deal.objects.filter(session=table.session).count() == 1
+    # the open page's polled scoreboard says so, and polls no more
+    board = phone.get(f"/sessions/{table.session_id}/board", HTTP_HX_REQUEST="true",
+                      HTTP_HX_TARGET="scoreboard", HTTP_ACCEPT_LANGUAGE="en")
+    assert board.status_code == 200 and "Round 1 is closed" in board.content.decode()
+    assert "hx-get" not in board.content.decode()
     again = Client().get(f"/t/{table.code}/", HTTP_ACCEPT_LANGUAGE="en")
     assert again.status_code == 410 and "Round 1 is closed" in again.content.decode()
     assert tour.table_by_code(table.code) is None
