@@ -70,8 +70,8 @@ def is_table(user: Any) -> bool:
 
 
 def _role(user: Any, group_id: int) -> str | None:
-    if not getattr(user, "is_authenticated", False):
-        return None
+    if not getattr(user, "is_authenticated", False) or is_table(user):
+        return None  # a table's phone is nobody in its group (table_role: its session)
     return (
         Membership.objects.filter(group_id=group_id, user=user)
         .values_list("role", flat=True)
@@ -119,6 +119,7 @@ def session_for(user: Any, session_id: object, need: str = READ, *,
         found = sessions.first()
         if found is None:
             raise Http404
+        found.asker_role = TableUser.role
         return found
     if getattr(user, "is_authenticated", False):
         role = Membership.objects.filter(group_id=OuterRef("group_id"), user_id=user.pk)

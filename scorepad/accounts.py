@@ -91,6 +91,8 @@ def phone_owner(*, user: Any) -> str:
     nobody logged in."""
     if not getattr(user, "is_authenticated", False):
         return ""
+    if getattr(user, "table_session_id", None) is not None:  # a table's phone: the table's
+        return salted_hmac("scorepad.phone_owner", f"table {user.table_id}").hexdigest()[:24]
     return salted_hmac("scorepad.phone_owner", str(user.pk)).hexdigest()[:24]
 
 

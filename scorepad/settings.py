@@ -94,6 +94,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A tournament table's phone is its table on that table's pages (its cookie).
+    "scorepad.tablephone.TablePhoneMiddleware",
     "axes.middleware.AxesMiddleware",
     # Last, so that its process_exception sees a view's error first: a lost database
     # connection answers 503 with Retry-After, not 500.
@@ -133,6 +135,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "scorepad.pwa.owner_context",
                 "scorepad.guests.context",
+                "scorepad.tablephone.context",
             ],
         },
     },

@@ -16,6 +16,7 @@ from .views import (
     project,
     referee,
     session,
+    tablephone,
     tournament_paper,
     tournaments,
 )
@@ -88,6 +89,10 @@ pages = [
          tournament_paper.score_slips, name="score_slips"),
     path("tournaments/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/slip",
          tournament_paper.slip_entry, name="slip_entry"),
+    # a tournament table's phone without an account (scorepad/tablephone.py)
+    path("t/", tablephone.table_enter, name="table_enter"),
+    path("t/leave", tablephone.table_leave, name="table_leave"),
+    path("t/<token:code>/", tablephone.table_phone, name="table_phone"),
     path("screen/<token:token>/", tournaments.screen, name="tournament_screen"),
     path("screen/<token:token>/board", tournaments.screen_board,
          name="tournament_screen_board"),

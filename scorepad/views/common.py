@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from .. import accounts, games, htmx_answers, services
-from ..access import WRITERS, role_in
+from ..access import WRITERS, is_table, role_in
 from ..cache import backend, grants
 from ..forms import about_form
 from ..games import scorerdata
@@ -66,15 +66,15 @@ def watch_extras(request: HttpRequest, session: Session) -> dict[str, Any]:
 def user_board_url(request: HttpRequest, session: Session, role: str | None) -> str:
     """The polled scoreboard's URL with a grant for this member (scorepad.cache.grants)."""
     url = reverse("scorepad:board", kwargs={"session_id": session.pk})
-    if role is None or not request.user.is_authenticated:
-        return url
+    if role is None or not request.user.is_authenticated or is_table(request.user):
+        return url  # a table's phone polls by its cookie: its code ends with the round
     return grants.with_grant(url, grants.user_grant(session.pk, session.group_id,
                                                         request.user.pk, str(role),
                                                         grants.auth_tag(request)))
 
 
 def board_parts(request: HttpRequest, role: str) -> tuple[str, ...]:
-    return ("html", request.LANGUAGE_CODE, "w" if role in WRITERS else "r")
+    return ("html", request.LANGUAGE_CODE, role_class(request, role))
 
 
 def board_context(loaded: Loaded, game: games.Game, board_url: str) -> dict[str, Any]:
@@ -141,7 +141,7 @@ def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role
     if marks:
         context |= {"idempotency_key": IDEMPOTENCY_MARK, "csrf_token": CSRF_MARK,
                     "phone_owner": OWNER_MARK, "former_owner": ""}
-    if context["can_write"]:
+    if context["can_write"] and not is_table(request.user):
         context["about_form"] = about_form(session)
         context |= watch_extras(request, session)
         if session.status != Session.Status.OPEN:
@@ -170,10 +170,23 @@ def _page_key(request: HttpRequest, session_id: int, version: int, role: Any) ->
     and its version (every change to its deals, status, players or watch link bumps it),
     the language, what the role may do, and the address asked for (host for the watch
     link, query for the mode)."""
-    parts = [str(session_id), str(version), request.LANGUAGE_CODE,
-             "w" if role in WRITERS else "r", request.get_host(), request.get_full_path(),
+    parts = [str(session_id), str(version), request.LANGUAGE_CODE, role_class(request, role),
+             request.get_host(), request.get_full_path(),
              "x" if getattr(request, "htmx", False) else ""]
     return "page:" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:40]
+
+
+def role_class(request: HttpRequest, role: Any) -> str:
+    """What a cached page depends on of who asks: a table's phone ("t": its table, no
+    group), a member who records ("w") or one who reads ("r")."""
+    if table_request(request):
+        return "t"
+    return "w" if role in WRITERS else "r"
+
+
+def table_request(request: HttpRequest) -> bool:
+    """Is a table's phone asking (scorepad/tablephone.py)? Without loading the login."""
+    return getattr(request, "table_phone", None) is not None
 
 
 def _reusable(request: HttpRequest) -> bool:
@@ -189,7 +202,7 @@ def reused_page(request: HttpRequest, session_id: int) -> HttpResponse | None:
     member's role and the session's version from the shared cache (grants.member_of,
     kept true by the access generations), the page from the cache; None: render it
     (``render_session``)."""
-    if (not backend.shared() or htmx_target(request) is not None
+    if (not backend.shared() or table_request(request) or htmx_target(request) is not None
             or htmx_answers.wants_table(request) or not _reusable(request)):
         return None
     member = grants.member_of(request.user, session_id)
@@ -227,8 +240,8 @@ def _session_page(request: HttpRequest, loaded: Loaded, game: games.Game, role: 
     if not isinstance(body, bytes):
         body = _render_session(request, loaded, game, role, marks=True).content
         backend.put(key, body, PAGE_SECONDS)
-    grant = grants.user_grant(session.pk, session.group_id, request.user.pk, str(role),
-                                grants.auth_tag(request))
+    grant = None if is_table(request.user) else grants.user_grant(
+        session.pk, session.group_id, request.user.pk, str(role), grants.auth_tag(request))
     return _filled(request, body, grant)
 
 

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from .. import accounts, games, htmx_answers, services
+from .. import accounts, games, htmx_answers, services, tablephone
 from ..access import READ, WRITE, session_for
 from ..errors import KeyReused
 from ..games.base import mode_of
@@ -71,10 +71,11 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
         return Answer(201, {"number": row.number})
 
     key = (request.POST.get("idempotency_key") or "")[:MAX_KEY]
+    keeper, key = tablephone.idempotency_owner(request.user, key) if key else (None, "")
     try:
-        if key:
+        if key and keeper.pk is not None:
             print_ = fingerprint("html-deal", loaded.session.pk, data, number)
-            answer = once(user=request.user, key=key, print_=print_, run=run)
+            answer = once(user=keeper, key=key, print_=print_, run=run)
         else:
             answer = run()
     except (services.RulesBroken, services.InputError) as e:

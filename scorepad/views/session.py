@@ -18,7 +18,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from .. import accounts, card, games, guests, services
-from ..access import READ, WRITE, WRITERS, pk_of, poll_row, session_for, visible_groups
+from ..access import (
+    READ,
+    WRITE,
+    WRITERS,
+    is_table,
+    pk_of,
+    poll_row,
+    session_for,
+    visible_groups,
+)
 from ..cache import grants
 from ..cache.answers import client_has, etag_for, polled
 from ..forms import MAX_SEATS, SessionForm, about_form
@@ -145,6 +154,9 @@ def session_page(request: HttpRequest, session_id: int) -> HttpResponse:
     be (``reused_page``); else read, rendered and kept, and the member's role cached for
     the next time (read under the access generations of before the read)."""
     pk = pk_of(session_id)
+    if is_table(request.user):  # a table's phone (scorepad/tablephone.py): no member
+        loaded = Loaded.of(session_for(request.user, pk, READ, without_state=True))
+        return render_session(request, loaded, games.of(loaded.session))
     page = reused_page(request, pk)
     if page is not None:
         return page
@@ -174,8 +186,8 @@ def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         version, role, group_id = poll_row(request.user, pk, READ)
-        grant = grants.user_grant(pk, group_id, request.user.pk, role,
-                                    grants.auth_tag(request))
+        grant = None if is_table(request.user) else grants.user_grant(
+            pk, group_id, request.user.pk, role, grants.auth_tag(request))
     can_write = role in WRITERS
     parts = board_parts(request, role)
 

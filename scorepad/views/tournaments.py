@@ -240,9 +240,12 @@ def seating_plan(request: HttpRequest, tournament_id: int, number: int) -> HttpR
     tables = []
     for live in tour.live_tables(tournament, the_round):
         code = live.table.code if the_round.status == TournamentRound.Status.OPEN else ""
+        # the QR code is the table phone's address (scorepad/tablephone.py), no login
+        url = request.build_absolute_uri(
+            reverse("scorepad:table_phone", kwargs={"code": code})) if code else ""
         tables.append({"number": live.table.number, "seats": live.seats,
-                       "dealer": live.dealer, "code": code,
-                       "qr": mark_safe(qr_svg(code)) if code else ""})
+                       "dealer": live.dealer, "code": code, "url": url,
+                       "qr": mark_safe(qr_svg(url)) if code else ""})
     by_name = sorted((name, t["number"], seat + 1) for t in tables
                      for seat, name in enumerate(t["seats"]))
     return no_store(render(request, "scorepad/seating_plan.html", {

@@ -472,3 +472,39 @@ def test_the_final_ranking_prints_its_round_columns_without_the_bar(live_server,
     page.goto(f"{live_server.url}/tournaments/{t.pk}/rounds/2/slips")
     assert page.locator(".slip").count() == 2 and page.locator(".slip-links").is_hidden()
     page.screenshot(path=str(SHOTS / "score-slips-print.png"), full_page=True)
+
+
+# --- a tournament table's phone (scorepad/tablephone.py) -----------------------------------
+
+
+@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+def test_a_table_phones_pages_fit(live_server, browser, lang, scheme, width):
+    """The table's page (its banner: table, round, seats), the form for typing a code, a
+    wrong code and the page after the round: they fit and show no internal code."""
+    from scorepad.tournaments import services as tour
+    from tests.scorepad.factories import group_with, user
+    from tests.scorepad.tournament_play import drawn, record, tournament
+
+    director = user("anna")
+    contest = tournament(group_with(director), director, players=8, rounds=2)
+    long_names = ["Bernadette", "Maximilian", "Elisabeth", "Konstantin"]
+    for entrant, name in zip(contest.entrants.order_by("number")[:4], long_names,
+                             strict=True):
+        entrant.player.name = name
+        entrant.player.save(update_fields=["name"])
+    table = drawn(contest, director).tables.get(number=1)
+    record(table.session, director, {"kind": "collapsed"})
+    page = new_phone(browser, locale=LOCALES[lang], scheme=scheme, width=width,
+                     height=780 if width == 360 else 640)
+    m = Measure(page, live_server.url, f"table-{lang}-{scheme}-{width}")
+    m.look("table-code-form", "/t/")
+    m.look("table-code-unknown", "/t/" + "x" * 43 + "/")
+    m.look("table-phone", f"/t/{table.code}/")
+    assert page.locator("[data-table-phone]").is_visible()
+    assert page.locator(".table-phone-seats li").count() == 4
+    assert page.locator("#entry").is_visible()
+    tour.round_close(tournament=contest, number=1, force=True)
+    m.look("table-ended", f"/sessions/{table.session_id}/")
+    assert page.locator("[data-table-ended]").is_visible()
+    assert not m.problems, "\n".join(m.problems)

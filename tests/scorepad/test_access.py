@@ -195,6 +195,10 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:score_slips": [("get", None, row(302, 404, 403, 200, 200))],
     "scorepad:slip_entry": [("get", None, row(302, 404, 403, 200, 200)),
                             ("post", {}, row(302, 404, 403, 200, 200))],
+    # a table's phone without an account: the code's address, its form, leaving
+    "scorepad:table_phone": [("get", None, row(302, 302, 302, 302, 302))],
+    "scorepad:table_enter": [("get", None, EVERYONE_200)],
+    "scorepad:table_leave": [("post", None, row(302, 302, 302, 302, 302))],
 }
 #: Django's admin: only staff get in; everybody here is redirected to its login page.
 ADMIN = row(302, 302, 302, 302, 302)
@@ -279,6 +283,8 @@ def url_of(name: str, w: dict[str, Any]) -> str:
         kwargs["token"] = (w["invite"].token if name == "scorepad:join"
                            else w["tournament"].screen_token if "tournament" in name
                            else w["token"])
+    if "<token:code>" in pattern:  # table 1's code of the open round
+        kwargs["code"] = w["tournament"].round_set.get().tables.get(number=1).code
     if "<uidb64>/<token>" in pattern:  # a reset link that does not work
         kwargs |= {"uidb64": "MQ", "token": "set-password"}
     return reverse(name, kwargs=kwargs)

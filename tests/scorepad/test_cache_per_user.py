@@ -159,3 +159,49 @@ def test_a_watcher_is_answered_what_a_fresh_render_answers_after_members(people)
         if _normal(reused.content) != _normal(fresh.content):
             differences.append(url)
     assert differences == []
+
+
+def test_a_table_phone_and_the_members_are_each_answered_their_own_render(people):
+    """A tournament table's phone (scorepad/tablephone.py) is its own role class: the
+    session page and scoreboard of its table, asked in turn with the group's members
+    (either first), equal a fresh render for each of them."""
+    from .tournament_play import drawn, tournament
+
+    owner = people["people"]["owner"][0]
+    contest = tournament(people["group"], owner, players=4)
+    table = drawn(contest, owner).tables.get()
+    urls = [f"/sessions/{table.session_id}/", f"/sessions/{table.session_id}/board"]
+    members = [people["people"][role][0] for role in ROLES]
+
+    def as_table() -> Any:
+        phone = Client()
+        assert phone.get(f"/t/{table.code}/").status_code == 302
+        return phone
+
+    def ask_table(url: str) -> Any:
+        return as_table().get(url, HTTP_ACCEPT_LANGUAGE="de")
+
+    differences = []
+    for url in urls:
+        for table_first in (True, False):
+            _cleared()
+            if table_first:
+                reused_table = ask_table(url)
+            reused = [_ask(who, url, "de") for who in members]
+            if not table_first:
+                reused_table = ask_table(url)
+            for who, answer in zip(members, reused, strict=True):
+                _cleared()
+                fresh = _ask(who, url, "de")
+                assert answer.status_code == fresh.status_code == 200, (url, who.username)
+                if _normal(answer.content) != _normal(fresh.content):
+                    differences.append((url, who.username, table_first))
+            _cleared()
+            fresh_table = ask_table(url)
+            assert reused_table.status_code == fresh_table.status_code == 200, url
+            if _normal(reused_table.content) != _normal(fresh_table.content):
+                differences.append((url, "table", table_first))
+    assert differences == []
+    # and the table's page is not a member's: no group, no watch link
+    page = ask_table(urls[0]).content.decode()
+    assert "watch-link" not in page and f"/groups/{people['group'].pk}/" not in page

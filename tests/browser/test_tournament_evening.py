@@ -1,0 +1,316 @@
+"""A prize evening in the browser: the director makes a tournament, registers eight
+players at the door and draws; two table phones without an account open their tables by
+the seating plan's address (its QR code's) and record their deals; the public screen
+shows the live scores; the director closes the round, draws the second, the tables play,
+the tournament ends. Every figure on the screen is compared with this test's own
+computation from the rules (the referee's replay of each table's deals) and the
+tournament's scoring as docs/tournaments.md words it (places shared as in sport, 3 × (n −
+k) / (n − 1) points, sums with two places, ranking by points, score, wins)."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from referee.deal import deal_from_dict
+from referee.rules import mulatschak_rules
+from referee.session import replay
+from scorepad import games
+from scorepad.models import Session
+
+from .phone import log_in, new_phone, quiet
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = ["Anna", "Bert", "Cilli", "Dominik", "Erna", "Franz", "Gerti", "Hans"]
+PRESET = "salzburg"
+DEALS = 2
+SCREEN = {"width": 1920, "height": 1080}
+GAME = [g for g in games.for_tournaments() if games.get(g).TOURNAMENT.ends_with_game][0]
+
+
+# --- this test's own computation ------------------------------------------------------------
+
+
+def deals_for(seats: list[str], dealer: str) -> list[dict[str, Any]]:
+    """Two deals, each declared by the player after its dealer (as at any table)."""
+    d = seats.index(dealer)
+    order = [seats[(d + 1 + i) % 4] for i in range(4)]  # who speaks first, second, ...
+    first = {"kind": "played", "declarer": order[0], "bid": 2, "trump": "acorns",
+             "tricks": dict(zip(order, (2, 1, 1, 1), strict=True)), "stayed_home": [],
+             "knocked": False}
+    after = order[1:] + order[:1]
+    second = {"kind": "played", "declarer": after[0], "bid": 3, "trump": "hearts",
+              "tricks": dict(zip(after, (3, 1, 1, 0), strict=True)), "stayed_home": [],
+              "knocked": False}
+    return [first, second]
+
+
+def table_scores(seats: list[str], dealer: str, deals: list[dict[str, Any]]) -> dict[str, int]:
+    """A round's score at a table: the start score minus the player's score."""
+    rules = mulatschak_rules(PRESET)
+    result = replay(rules, seats, dealer, [deal_from_dict(d) for d in deals])
+    assert result.illegal is None
+    return {p: rules.start_score - int(result.state.scores[p]) for p in seats}
+
+
+def sport_places(values: dict[str, Any]) -> dict[str, int]:
+    """1, 2, 2, 4: one more than the number of those strictly better."""
+    return {p: 1 + sum(1 for q in values if values[q] > v) for p, v in values.items()}
+
+
+def placement_points(scores: dict[str, int]) -> dict[str, Fraction]:
+    n = len(scores)
+    places = sport_places(scores)
+    out = {}
+    for p, k in places.items():
+        sharing = sum(1 for q in places if places[q] == k)
+        covered = [Fraction(3 * (n - j), n - 1) for j in range(k, k + sharing)]
+        out[p] = sum(covered, Fraction(0)) / sharing
+    return out
+
+
+def two_places(value: Fraction) -> str:
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return str(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def ranking(rounds: list[dict[str, int]]) -> list[tuple[int, str, str, str, int]]:
+    """(place, name, points, score, wins) from each round's scores by player."""
+    totals: dict[str, list[Any]] = {p: [Fraction(0), Fraction(0), 0] for p in PLAYERS}
+    for scores in rounds:
+        by_table: dict[int, dict[str, int]] = {}
+        for name, (table, score) in scores.items():
+            by_table.setdefault(table, {})[name] = score
+        for table in by_table.values():
+            points, places = placement_points(table), sport_places(table)
+            for name, score in table.items():
+                totals[name][0] += points[name]
+                totals[name][1] += score
+                totals[name][2] += places[name] == 1
+    keys = {p: tuple(v) for p, v in totals.items()}
+    places = sport_places(keys)
+    lines = [(places[p], p, two_places(v[0]), two_places(v[1]), v[2]) for p, v in totals.items()]
+    return sorted(lines, key=lambda line: (line[0], line[1]))
+
+
+def test_the_sport_places_and_points_of_this_test():
+    """The computation itself, on the contract's examples."""
+    assert placement_points({"a": 9, "b": 5, "c": 3, "d": 1}) == {
+        "a": 3, "b": 2, "c": 1, "d": 0}
+    assert placement_points({"a": 9, "b": 5, "c": 5, "d": 1}) == {
+        "a": 3, "b": Fraction(3, 2), "c": Fraction(3, 2), "d": 0}
+    assert placement_points({"a": 3, "b": 2, "c": 1}) == {"a": 3, "b": Fraction(3, 2), "c": 0}
+    assert sport_places({"a": 3, "b": 2, "c": 2, "d": 1}) == {"a": 1, "b": 2, "c": 2, "d": 4}
+    assert two_places(Fraction(9, 8)) == "1.13" and two_places(Fraction(-9, 8)) == "-1.13"
+
+
+# --- the browser ----------------------------------------------------------------------------
+
+
+def screen_ranking(screen: Any) -> list[tuple[int, str, str, str, int]]:
+    rows = screen.locator("#screen table.ranking tbody tr").all()
+    out = []
+    for row in rows:
+        cells = [c.strip() for c in row.locator("td").all_inner_texts()]
+        name = cells[1].split("#")[0].strip()
+        out.append((int(cells[0].rstrip(".")), name, cells[2], cells[3], int(cells[4])))
+    return sorted(out, key=lambda line: (line[0], line[1]))
+
+
+def screen_tables(screen: Any) -> dict[int, dict[str, str]]:
+    out = {}
+    for item in screen.locator("#screen li.screen-table").all():
+        number = int(item.locator("h3").inner_text().split()[1])
+        seats = {}
+        for seat in item.locator("ol.screen-seats li").all():
+            name, score = seat.locator("span").all_inner_texts()
+            seats[name.strip()] = score.strip().replace("−", "-")
+        out[number] = seats
+    return out
+
+
+def tap(page: Any, selector: str) -> None:
+    page.locator(selector).tap()
+
+
+def enter(page: Any, seats: list[str], deal: dict[str, Any], number: int) -> None:
+    """The deal form as a player fills it: chips and steppers (the last player's tricks
+    fill themselves in), then Save; the answer is swapped in."""
+    seat = {name: i for i, name in enumerate(seats)}
+    tap(page, f"label[for=decl-{seat[deal['declarer']]}]")
+    tap(page, f"label[for=bid-{deal['bid']}]")
+    tap(page, f"label[for=trump-{deal['trump']}]")
+    for name in seats[:-1]:
+        n = deal["tricks"][name]
+        if n == 0:
+            tap(page, f"button[name=step][value='{seat[name]}:-1']")
+        for _ in range(n):
+            tap(page, f"button[name=step][value='{seat[name]}:+1']")
+    quiet(page)
+    assert page.locator("#preview .preview").is_visible(), page.locator("#deal-form").inner_text()
+    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
+        page.locator("#save-button").tap()
+    page.wait_for_selector(f"text=Deal {number} recorded.")
+
+
+def banner_seats(page: Any) -> list[str]:
+    return [t.split(": ", 1)[1] for t in page.locator(".table-phone-seats li").all_inner_texts()]
+
+
+def play_round(browser: Any, base: str, director: Any, screen: Any, tournament_page: str,
+               number: int) -> dict[str, tuple[int, int]]:
+    """Draw round ``number``, play both tables on their own phones, check the screen live;
+    the round's scores by name: (table, score)."""
+    director.goto(tournament_page)
+    director.get_by_role("button", name=f"Draw round {number}").click()
+    director.get_by_role("link", name="Seating plan (print)").click()
+    links = director.locator("a[data-table-url]")
+    assert links.count() == 2
+    urls = [links.nth(i).get_attribute("href") for i in range(2)]
+    assert all(u.startswith(base + "/t/") for u in urls)
+    assert director.locator(".plan-qr svg").count() == 2
+    scores: dict[str, tuple[int, int]] = {}
+    for table_number, url in enumerate(urls, 1):
+        phone = new_phone(browser)  # no login
+        phone.goto(url)
+        banner = phone.locator("[data-table-phone]")
+        assert banner.get_attribute("data-table-phone") == str(table_number)
+        assert f"Table {table_number} · Round {number}" in banner.inner_text()
+        seats = banner_seats(phone)
+        assert len(seats) == 4
+        # nothing of the group on the table's phone
+        phone.locator("details.menu summary").tap()
+        assert phone.locator("details.menu nav a").count() == 0
+        session_id = int(phone.url.rstrip("/").rsplit("/", 1)[1])
+        dealer = Session.objects.get(pk=session_id).first_dealer.name
+        deals = deals_for(seats, dealer)
+        if number == 1 and table_number == 1:  # Undo on the table's phone, then again
+            enter(phone, seats, deals[0], 1)
+            phone.locator("#entry #undo-last summary").tap()
+            with phone.expect_navigation():
+                phone.get_by_role("button", name="Delete deal 1").tap()
+            expect(phone.locator(".messages")).to_contain_text("Deal 1 deleted")
+            assert Session.objects.get(pk=session_id).deals.count() == 0
+        for n, deal in enumerate(deals, 1):
+            enter(phone, seats, deal, n)
+            expected = table_scores(seats, dealer, deals[:n])
+            row = screen.locator(f"#screen li.screen-table:has(h3:text('Table {table_number}'))")
+            expect(row.locator("h3 small")).to_have_text(
+                "finished" if n == DEALS else f"{n} deal" + ("s" if n != 1 else ""),
+                timeout=15_000)
+            assert screen_tables(screen)[table_number] == {
+                p: two_places(Fraction(v)) for p, v in expected.items()}
+        assert phone.console_errors == []
+        for name, score in table_scores(seats, dealer, deals).items():
+            scores[name] = (table_number, score)
+        phone.context.close()
+    director.goto(tournament_page)
+    director.get_by_role("button", name="Close the round").click()
+    director.wait_for_selector(f"text=Draw round {number + 1}" if number < 2
+                               else "text=End the tournament")
+    return scores
+
+
+def test_a_whole_evening_with_two_table_phones_and_the_screen(live_server, browser):
+    from tests.scorepad.factories import group_with, user
+
+    base = live_server.url
+    anna = user("director")
+    group = group_with(anna, "Gasthaus zur Post")
+    director = new_phone(browser)
+    log_in(director, base, "director")
+    director.goto(f"{base}/groups/{group.pk}/tournaments/")
+    director.fill("input[name=name]", "Preis-Abend")
+    director.select_option("select[name=game]", GAME)
+    director.fill("input[name=preset]", PRESET)
+    director.fill("input[name=rounds]", "2")
+    director.select_option("select[name=round_ends]", "deals")
+    director.fill("input[name=deals_per_round]", str(DEALS))
+    director.fill("input[name=table_size]", "4")
+    director.select_option("select[name=scoring]", "placement")
+    director.get_by_role("button", name="Make the tournament").click()
+    director.wait_for_selector("#register-name")
+    tournament_page = director.url.split("#")[0]
+    for name in PLAYERS:
+        director.fill("#register-name", name)
+        director.press("#register-name", "Enter")
+        expect(director.locator("ol.list")).to_contain_text(name)
+    screen_url = director.get_by_role("link", name="The screen (public)").get_attribute("href")
+
+    screen = new_phone(browser, width=SCREEN["width"], height=SCREEN["height"])  # no login
+    screen.goto(screen_url)
+    assert screen.evaluate("document.documentElement.scrollWidth") <= SCREEN["width"]
+
+    rounds = []
+    for number in (1, 2):
+        rounds.append(play_round(browser, base, director, screen, tournament_page, number))
+        expected = ranking(rounds)
+        assert len({line[2] for line in expected}) > 2  # places differ: a real check
+        expect(screen.locator("#screen .screen-ranking h2 small")).to_have_text(
+            f"after {number} round" + ("s" if number > 1 else ""), timeout=15_000)
+        assert screen_ranking(screen) == expected
+    director.get_by_role("button", name="End the tournament").click()
+    expect(screen.locator("#screen .screen-ranking h2")).to_contain_text("Final ranking",
+                                                                         timeout=15_000)
+    assert screen_ranking(screen) == ranking(rounds)
+    # the director's ranking says the same
+    director.goto(tournament_page)
+    lines = []
+    for row in director.locator("table.ranking tbody tr").all():
+        cells = [c.strip() for c in row.locator("td").all_inner_texts()]
+        lines.append((int(cells[0].rstrip(".")), cells[1], cells[2], cells[3], int(cells[4])))
+    assert sorted(lines, key=lambda line: (line[0], line[1])) == ranking(rounds)
+    assert screen.console_errors == [] and director.console_errors == []
+
+
+def test_a_table_phone_keeps_deals_offline_and_its_round_ending_refuses_them_in_words(
+        live_server, browser):
+    """The offline queue on a table's phone: a deal kept offline arrives once; one kept
+    while the director closes the round is refused with the words of the ended code, and
+    nothing more is recorded."""
+    from scorepad.models import Deal
+    from scorepad.tournaments import services as tour
+    from tests.scorepad.factories import group_with, user
+    from tests.scorepad.tournament_play import drawn, tournament
+
+    from .test_offline import installed, outbox, until
+
+    director = user("director")
+    contest = tournament(group_with(director), director, players=8, rounds=2,
+                         preset=PRESET, round_ends="deals", deals_per_round=DEALS)
+    table = drawn(contest, director).tables.get(number=1)
+    session = table.session
+    seats = [s.player.name for s in session.seats.order_by("position")]
+    after_dealer = (seats.index(session.first_dealer.name) + 1) % 4
+
+    def kept_offline(declarer: int) -> None:
+        for selector in (f"label[for=decl-{declarer}]", "label[for=bid-2]",
+                         "label[for=trump-acorns]", "button[data-split]"):
+            phone.locator(selector).tap()
+        phone.locator("#save-button").tap()
+        until(lambda: len(outbox(phone)) == 1)
+
+    phone = new_phone(browser)  # no login
+    phone.goto(f"{live_server.url}/t/{table.code}/")
+    installed(phone)
+    phone.context.set_offline(True)
+    kept_offline(after_dealer)
+    assert Deal.objects.filter(session=session).count() == 0
+    phone.context.set_offline(False)
+    until(lambda: Deal.objects.filter(session=session).count() == 1)
+    until(lambda: outbox(phone) == [])
+
+    phone.context.set_offline(True)
+    kept_offline((after_dealer + 1) % 4)
+    tour.round_close(tournament=contest, number=1, force=True)
+    phone.context.set_offline(False)
+    until(lambda: "Round 1 is closed" in " ".join(outbox(phone)))
+    assert Deal.objects.filter(session=session).count() == 1
+    # the open page's scoreboard, polled, says so too
+    expect(phone.locator("#scoreboard [data-table-ended]")).to_contain_text(
+        "Round 1 is closed", timeout=15_000)
