@@ -11,11 +11,18 @@
 //
 // Applied like the outbox sends them: in number order from the server's next deal, up
 // to the first one that is held (refused, being corrected), incomplete or illegal here.
+//
+// Online too, before the server's answer (issue 23): a deal saved with the network is
+// counted the moment it goes (`going`, entry.js) and the board shows it marked
+// provisional until the answer's board replaces it; refused or not sent (`landed`), it is
+// dropped and the server's board is back. So that it is counted at once, the scripts load
+// when the page is idle (`idle`), from the browser's cache on a return visit.
 (function () {
   "use strict";
   const pristine = new WeakMap();   // each board as the server sent it
   const counting = new Map();       // outbox id → {number, body}: counted on the board
   const sent = new Map();           // number → {number, body}: went, not yet on a board
+  const flying = new Set();         // numbers of the saves on their way (online, `going`)
   let seq = 0;
 
   function scorer() { return window.SchreiberScorer; }
@@ -78,6 +85,26 @@
     return loading;
   }
 
+  // A deal saved online, on its way: counted on the board at once (the scorer loaded), and
+  // by render() once it is.
+  function going(number, body) {
+    if (!number || !section()) return;
+    sent.set(number, { number: number, body: body });
+    flying.add(number);
+    if (scorer() && known) draw(known);
+    soon();
+  }
+  // Its answer came: recorded, the answer's board replaces the board (and drops it, being
+  // behind it); refused or not sent, it is dropped here and the board is the server's
+  // again (`quiet`: the deal is about to be kept in the outbox, which counts it again).
+  function landed(number, quiet) {
+    flying.delete(number);
+    sent.delete(number);
+    if (quiet) return;
+    if (known) draw(known);
+    soon();
+  }
+
   async function render() {
     const box = outbox();
     if (!section() || !box) return;
@@ -111,7 +138,7 @@
     // they are counted from the phone's copy, so that the board never falls back.
     const ids = entries.map(function (e) { return e.id; });
     counting.forEach(function (deal, id) { if (ids.indexOf(id) < 0) { sent.set(deal.number, deal); counting.delete(id); } });
-    sent.forEach(function (deal, number) { if (number < data.number) sent.delete(number); });
+    sent.forEach(function (deal, number) { if (number < data.number) { sent.delete(number); flying.delete(number); } });
     const deals = Array.from(sent.values()).sort(function (a, b) { return a.number - b.number; })
       .concat(waiting(entries, data.number));
     // in order from the board's next deal, or the board is behind what this phone knows:
@@ -151,8 +178,10 @@
   // game's showForm; a form that corrects a deal keeps its own).
   function form(at) {
     const deal = document.getElementById("deal-form");
+    // (while a save is on its way the form stays the one it was saved from: a refusal
+    // gives it back to be corrected)
     if (!at.game.showForm || !deal || deal.tagName !== "FORM" || deal.dataset.replaces ||
-        deal.hasAttribute("data-correcting")) return;
+        deal.hasAttribute("data-correcting") || flying.size) return;
     const board = at.used ? at.last : scorer().board(at.data.game, at.data.rules, at.data.players, at.state);
     if (board.error) return;
     at.game.showForm(deal, board, at.data);
@@ -173,19 +202,41 @@
     let entries;
     try { entries = await box.list(sessionId()); } catch (e) { return []; }
     const at = standing(entries);
-    if (!at || at.number !== number || (at.used && at.last.error) || !at.data.words) return [];
+    const words = wordsOf();
+    if (!at || at.number !== number || (at.used && at.last.error) || !words) return [];
     const deal = at.game.formDeal(new URLSearchParams(body), at.data.players);
     if (deal === null) return [];
     const done = scorer().step(at.data.game, at.data.rules, at.data.players, at.state, deal);
     if (done.ok || !done.violations) return [];
     const language = document.documentElement.lang || "en";
-    return done.violations.map(function (v) { return scorer().worded(at.data.words, v, language); });
+    return done.violations.map(function (v) { return scorer().worded(words, v, language); });
+  }
+
+  // The violations' words, rendered once in the page (session_game.html), outside the
+  // table that each save's answer re-renders; null without them.
+  let words;
+  function wordsOf() {
+    if (words === undefined) {
+      const el = document.getElementById("scorer-words");
+      try { words = el ? JSON.parse(el.textContent) : null; } catch (e) { words = null; }
+    }
+    return words;
+  }
+
+  // The scorer's scripts once the page is idle, on a page where a save can be counted.
+  function idle() {
+    if (!section() || !texts().scripts) return;
+    const start = function () { load().catch(function () { /* loaded again when needed */ }); };
+    if (window.requestIdleCallback) window.requestIdleCallback(start, { timeout: 2000 });
+    else setTimeout(start, 200);
   }
 
   let timer = null;
   function soon() { clearTimeout(timer); timer = setTimeout(render, 0); }
 
   document.addEventListener("DOMContentLoaded", soon);
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle);
   document.addEventListener("schreiber:outbox", soon);           // this page changed the outbox
   // A board the server sent (a poll, a save) is counted the moment it is in the page,
   // before it is ever drawn without the deals (htmx announces an outerHTML swap on the
@@ -202,5 +253,5 @@
     const box = outbox();
     if (box && box.channel) box.channel.addEventListener("message", soon);   // another tab, the worker
   });
-  window.SchreiberProvisional = { render: render, refusal: refusal };
+  window.SchreiberProvisional = { render: render, refusal: refusal, going: going, landed: landed };
 })();

@@ -103,12 +103,11 @@ def _json(value: Any) -> str:
 
 
 def table_json(loaded: Loaded) -> str:
-    """What a session page gives its scorer once (``data-table`` of
-    ``_provisional.html``, for those who record; static/provisional.js reads it): the
-    game, its frozen rules, the seats by their names (the form names them so; no id
-    leaves the server), the game's words for the board (``scorer_texts``) and the words of
-    every violation (``violation_words``: a deal the scorer finds illegal is refused on the
-    phone in the server's words)."""
+    """What a session page gives its scorer (``data-table`` of ``_provisional.html``, for
+    those who record; static/provisional.js reads it): the game, its frozen rules, the
+    seats by their names (the form names them so; no id leaves the server) and the game's
+    words for the board (``scorer_texts``). Every save's answer carries it again (it is in
+    the table the answer replaces): the violations' words are not here (``words``)."""
 
     session = loaded.session
     game = games_of(session)
@@ -116,7 +115,18 @@ def table_json(loaded: Loaded) -> str:
         return ""  # no scorer for this game: no provisional board
     return _json({"game": game.NAME, "rules": {"preset": session.preset, "params": session.rules},
                   "players": list(loaded.names.by_id.values()),
-                  "texts": game.scorer_texts(session), "words": violation_words()})
+                  "texts": game.scorer_texts(session)})
+
+
+def words(loaded: Loaded) -> dict[str, Any] | None:
+    """The words of every violation in the user's language (``violation_words``: a deal
+    the scorer finds illegal is refused on the phone in the server's words), for a session
+    page whose game has a scorer; None without one. The page carries them once, outside
+    the table that every save's answer replaces (session_game.html, ``#scorer-words``):
+    about 10 KB that the answers no longer repeat."""
+    if not games_of(loaded.session).scorer_data():
+        return None
+    return violation_words()
 
 
 def state_json(loaded: Loaded) -> str:
