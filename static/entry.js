@@ -341,6 +341,10 @@
       return queue(form, record, replaces);   // keep the order: behind the deals still waiting
     }
     busy(form, true);
+    // counted on the board at once, marked provisional, until the answer's board replaces it
+    const provisional = window.SchreiberProvisional;
+    const landed = function (quiet) { if (provisional && record.number) provisional.landed(record.number, quiet); };
+    if (provisional && record.number) provisional.going(record.number, record.body);
     let response;
     try {
       const sent = headers("table");
@@ -349,17 +353,22 @@
                                             credentials: "same-origin" });
     } catch (e) {
       busy(form, false);
+      landed(!!Outbox());   // about to be kept: the outbox counts it from now on
       if (!Outbox()) return note(form, texts().tFailed || "");
-      if (await refusedHere(form, record)) return;
+      if (await refusedHere(form, record)) { landed(); return; }
       return queue(form, record, replaces);
     }
     const answer = events(response);
-    const html = await response.text();
+    let html;
+    try { html = await response.text(); } catch (e) { html = ""; }
     busy(form, false);
+    if (!answer["schreiber:recorded"]) landed(!!(Outbox() && (response.status === 403 ||
+        (response.redirected && response.url.indexOf("/login/") >= 0))));
     if (answer["schreiber:recorded"]) {
       remember(session, answer["schreiber:recorded"].number + 1);
       if (replaces && Outbox()) await Outbox().remove(replaces);
       swapTable(html);
+      landed(true);   // the answer's board has it
       flushSoon();
       return;
     }

@@ -1,0 +1,127 @@
+"""A save online is counted on the phone at once: the board shows the new scores marked
+provisional before the server answers, and the server's board replaces it (issue 23;
+static/provisional.js, going/landed)."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scorepad.models import Deal
+
+from .phone import log_in, new_phone, quiet
+from .test_offline import made_deal, until
+from .test_provisional import BADGE, board
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: The server's answers are held this long (a slow pub's network).
+HELD = 0.8
+#: The provisional board is there this soon after the tap.
+AT_ONCE = 300
+
+#: The game's scorer is loaded (when the page was idle), with nothing waiting.
+LOADED = """() => {
+  try {
+    const table = JSON.parse(document.getElementById("provisional").dataset.table);
+    return !!(window.SchreiberScorer && window.SchreiberScorer.get(table.game).showBoard);
+  } catch (e) { return false; }
+}"""
+
+LANGUAGES = {"en": "en-GB", "de": "de-AT", "hu": "hu-HU"}
+
+
+def saves_held(page: Any, session_id: int) -> list[Any]:
+    """The saves' requests, held until the test lets them go (every other request goes)."""
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        request = route.request
+        if request.method == "POST" and request.headers.get("hx-target") == "table":
+            held.append((time.monotonic(), route))
+        else:
+            route.continue_()
+
+    page.route(re.compile(rf"/sessions/{session_id}/deals/"), hold)
+    return held
+
+
+def let_go(held: list[Any]) -> None:
+    """The held saves go on once they were held HELD seconds: the server records them."""
+    for since, route in held:
+        left = since + HELD - time.monotonic()
+        if left > 0:
+            time.sleep(left)
+        route.continue_()
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_a_save_shows_the_provisional_board_at_once_then_the_servers(live_server, browser,
+                                                                       language):
+    from tests.scorepad.factories import group_with, session_at, user
+
+    anna = user("anna")
+    session = session_at(group_with(anna), anna, overrides={"start_score": 8})
+    page = new_phone(browser, locale=LANGUAGES[language])
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    until(lambda: page.evaluate(LOADED))  # loaded when the page was idle, no deal waiting
+    held = saves_held(page, session.pk)
+    before = board(page)
+    assert not before["provisional"]
+    made_deal(page)  # Anna bids 2 in acorns and makes it, the others one trick each
+    quiet(page)
+
+    page.locator("#save-button").tap()
+    expect(page.locator("#scoreboard")).to_have_class(re.compile(r"\bprovisional\b"),
+                                                      timeout=AT_ONCE)
+    counted = board(page)
+    assert held and Deal.objects.count() == 0  # the server has not seen it yet
+    assert counted["provisional"]
+    assert counted["scores"] == {"Anna": 6, "Bert": 7, "Cilli": 7, "Dominik": 7}
+    assert counted["dealer"] != before["dealer"]
+    assert BADGE[language] in page.locator("#scoreboard .provisional-note").inner_text().lower()
+
+    let_go(held)
+    expect(page.locator("#scoreboard")).not_to_have_class(re.compile(r"\bprovisional\b"))
+    expect(page.locator("#scoreboard .provisional-note")).to_have_count(0)
+    assert Deal.objects.count() == 1
+    server = board(page)
+    assert server["scores"] == counted["scores"]
+    assert server["dealer"] == counted["dealer"] and server["next"] == counted["next"]
+    assert page.console_errors == []
+
+
+def test_a_save_refused_as_recorded_elsewhere_drops_the_provisional_board(live_server, browser):
+    from tests.scorepad.factories import group_with, session_at, user
+
+    anna = user("anna")
+    session = session_at(group_with(anna), anna, overrides={"start_score": 8})
+    page = new_phone(browser)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    until(lambda: page.evaluate(LOADED))
+    held = saves_held(page, session.pk)
+    before = board(page)
+    made_deal(page)
+    quiet(page)
+    # another phone records deal 1 meanwhile: this one's answer is a refusal
+    page.locator("#save-button").tap()
+    expect(page.locator("#scoreboard")).to_have_class(re.compile(r"\bprovisional\b"),
+                                                      timeout=AT_ONCE)
+    from scorepad import services
+    from tests.scorepad.factories import record
+
+    record(session, anna, {"kind": "collapsed"}, number=1)
+    assert services.scoreboard(session)["scores"] == before["scores"]
+    let_go(held)
+    expect(page.locator("#scoreboard")).not_to_have_class(re.compile(r"\bprovisional\b"))
+    # the server's words, as without the provisional board, and the server's board
+    expect(page.locator("#stale-notice")).to_contain_text("Deal 1 was recorded on another phone")
+    assert Deal.objects.count() == 1
+    assert board(page)["scores"] == before["scores"]  # the server's: the collapse, not the deal
+    assert page.locator("#decl-0").is_checked()  # the form as it was saved, to be confirmed
