@@ -125,3 +125,31 @@ def test_a_save_refused_as_recorded_elsewhere_drops_the_provisional_board(live_s
     assert Deal.objects.count() == 1
     assert board(page)["scores"] == before["scores"]  # the server's: the collapse, not the deal
     assert page.locator("#decl-0").is_checked()  # the form as it was saved, to be confirmed
+
+
+def test_a_one_tap_save_of_another_game_is_counted_at_once_too(live_server, browser):
+    """Müller Matz's game is one tap on its loser (a form of its own, not the deal form)."""
+    from scorepad import services
+    from tests.scorepad.factories import group_with, user
+
+    anna = user("anna")
+    session = services.session_start(group=group_with(anna), user=anna, overrides=None,
+                                     seats=["Anna", "Bert", "Cilli", "Dominik"],
+                                     game="muller_matz", dealer="Dominik")
+    page = new_phone(browser)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    until(lambda: page.evaluate(LOADED))
+    held = saves_held(page, session.pk)
+    before = " ".join(page.locator("#scoreboard").inner_text().split())
+    page.locator("#entry button[name=loser]", has_text="Bert").tap()
+    expect(page.locator("#scoreboard")).to_have_class(re.compile(r"\bprovisional\b"),
+                                                      timeout=AT_ONCE)
+    tally = " ".join(page.locator("#scoreboard table.tally").inner_text().split())
+    assert held and Deal.objects.count() == 0
+    let_go(held)
+    expect(page.locator("#scoreboard")).not_to_have_class(re.compile(r"\bprovisional\b"))
+    assert Deal.objects.count() == 1
+    after = " ".join(page.locator("#scoreboard table.tally").inner_text().split())
+    assert after == tally and after not in before
+    assert page.console_errors == []
