@@ -3,7 +3,9 @@
 // Used by the page (entry.js) and by the service worker (sw.js, background sync); a Web
 // Lock keeps two senders from overlapping, the Idempotency-Key keeps a repeated send from
 // recording twice. A deal the server refuses stays, marked with the reason, and holds back
-// the deals after it (their numbers follow it) until it is corrected or discarded.
+// the deals after it (their numbers follow it) until it is corrected or discarded; one
+// whose number another phone took keeps the deals recorded since (meanwhile, in words)
+// until its owner records it as the next deal (entry.js shows what it would score then).
 //
 // A phone may be shared: every deal belongs to the account that queued it (its owner,
 // data-account on the page's <body>), and only that account's pages and the service
@@ -235,7 +237,7 @@
           entry.number = start + k;
           entry.key = newKey();
           if (entry.status !== "editing") entry.status = "waiting";
-          entry.reason = ""; entry.kind = "";
+          entry.reason = ""; entry.kind = ""; entry.meanwhile = [];
           store.put(entry);
         });
       });
@@ -267,7 +269,8 @@
       if (refused) {
         return update(entry.id, { status: "refused", kind: refused.kind || "illegal",
                                   reason: (refused.reasons || []).join(" "),
-                                  next: refused.next || null })
+                                  next: refused.next || null,
+                                  meanwhile: refused.meanwhile || [] })
           .then(function () { return "refused"; });
       }
       if (response.status === 403 || (response.redirected && response.url.indexOf("/login/") >= 0)) {

@@ -162,5 +162,12 @@
     }
   }
 
-  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, factorsText: factorsText });
+  // What a deal scores (its result): the multiplier it gets, in the board's words, and
+  // each player's change (static/provisional.js: a deal whose number another phone took).
+  function change(result, session) {
+    const labels = (session.texts || {}).factors || {};
+    return { note: factorsText(result.factors || [], result.multiplier, labels), points: result.deltas || {} };
+  }
+
+  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, factorsText: factorsText, change: change });
 })(typeof self !== "undefined" ? self : globalThis);
