@@ -514,8 +514,7 @@
         if (!held) {
           const actions = document.createElement("div");
           actions.className = "row";
-          if (e.kind === "conflict" && e.next) actions.append(button(fill(t.tRenumber, { n: e.next }), "renumber", e.id));
-          else if (e.form === "deal-form" && document.querySelector("form#deal-form[data-entry]:not([data-correcting])")) actions.append(button(t.tEdit, "edit", e.id));
+          if (e.form === "deal-form" && document.querySelector("form#deal-form[data-entry]:not([data-correcting])")) actions.append(button(t.tEdit, "edit", e.id));
           actions.append(button(t.tDiscard, "discard", e.id));
           status.append(actions);
         }
@@ -652,9 +651,6 @@
       }
       remember(entry.session, n);
       await Outbox().renumber(entry.session, id, n);
-    } else if (b.dataset.outboxAction === "renumber") {
-      remember(entry.session, entry.next);
-      await Outbox().renumber(entry.session, id, entry.next);
     } else if (b.dataset.outboxAction === "edit") {
       const deal = document.getElementById("deal-form");
       await Outbox().update(id, { status: "editing" });

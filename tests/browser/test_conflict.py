@@ -42,8 +42,10 @@ def numbers(text: str) -> list[int]:
 
 
 def shown_points(page: Any) -> dict[str, int]:
-    spans = page.locator(f"{CONFLICT} .would .points").all()
-    return {s.get_attribute("data-player"): int(s.get_attribute("data-points")) for s in spans}
+    """The would-be points per player as shown (read in one go: the list may be redrawn)."""
+    found = page.locator(f"{CONFLICT} .would .points").evaluate_all(
+        "spans => spans.map(s => [s.dataset.player, parseInt(s.dataset.points, 10)])")
+    return dict(found)
 
 
 def figures_for(page: Any, n: int, language: str) -> None:
@@ -81,6 +83,15 @@ def fits(page: Any, tag: str) -> None:
         assert problems == [], f"{tag} at {width} px: {problems}"
         page.screenshot(path=str(SCREENSHOTS / f"conflict-{tag}-{width}.png"), full_page=True)
     page.set_viewport_size({"width": 360, "height": 780})
+
+
+def tap_old(page: Any, n: int, language: str) -> None:
+    """Tap "Record as deal n" as it was shown before the server moved (unless the board's
+    poll has shown the new figures already)."""
+    old = page.locator(CONFLICT).get_by_role("button", name=RECORD[language].format(n=n))
+    if old.count():
+        with contextlib.suppress(PlaywrightError):
+            old.click(timeout=2_000)
 
 
 def server_scores(session: Any) -> dict[str, int]:
@@ -134,16 +145,20 @@ def test_a_deal_whose_number_was_taken_is_explained_before_the_tap(live_server, 
     assert Deal.objects.count() == 19  # nothing without the tap
     fits(page, f"{language}-{scheme}")
 
-    # phone B once more before A taps: a collapse as deal 20 (×4 now). A's tap records
-    # nothing: the figures for deal 21 are shown instead
+    # phone B corrects its deal 19 before A taps: all passed, not collapsed (×1 again; the
+    # next deal is still deal 20). A's tap records nothing: the new figures are shown
+    services.deal_correct(session=session, user=anna, number=19, data={"kind": "passed"})
+    tap_old(page, 20, language)
+    until(lambda: shown_points(page).get("Anna") == -2 or Deal.objects.count() > 19)
+    assert shown_points(page) == {"Anna": -2, "Bert": -1, "Cilli": -1, "Dominik": -1}
+    assert Deal.objects.count() == 19
+    # and phone B records a collapse as deal 20 before A taps: A's tap records nothing,
+    # the figures for deal 21 are shown instead (×2 again)
     record(session, anna, {"kind": "collapsed"}, number=20)
-    old = item.get_by_role("button", name=RECORD[language].format(n=20))
-    if old.count():  # (else the board's poll was first: the new figures are shown already)
-        with contextlib.suppress(PlaywrightError):
-            old.click(timeout=2_000)
+    tap_old(page, 20, language)
     figures_for(page, 21, language)
-    assert shown_points(page) == {"Anna": -8, "Bert": -4, "Cilli": -4, "Dominik": -4}
-    assert "×4" in page.locator(f"{CONFLICT} .would").inner_text()
+    assert shown_points(page) == {"Anna": -4, "Bert": -2, "Cilli": -2, "Dominik": -2}
+    assert "×2" in page.locator(f"{CONFLICT} .would").inner_text()
     one_number(page, 21, language)
     assert Deal.objects.count() == 20 and Deal.objects.get(number=20).kind == "collapsed"
     page.screenshot(path=str(SCREENSHOTS / f"conflict-{language}-{scheme}.png"), full_page=True)
