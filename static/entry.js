@@ -554,7 +554,7 @@
     const n = e.next;
     const lead = document.createElement("p");
     const meanwhile = e.meanwhile || [];
-    lead.textContent = meanwhile.length ? t.tMeanwhile : t.tRefused + " " + (e.reason || "");
+    lead.textContent = meanwhile.length ? t.tMeanwhile : (e.reason ? t.tRefused + " " + e.reason : t.tRecheck);
     status.append(lead);
     if (meanwhile.length) {
       const ul = document.createElement("ul");
@@ -650,7 +650,7 @@
         if (now !== b.dataset.state) { asked = 0; refreshBoard(); return renderOutbox(); }
       }
       remember(entry.session, n);
-      await Outbox().renumber(entry.session, id, n);
+      await Outbox().renumber(entry.session, id, n, true);
     } else if (b.dataset.outboxAction === "edit") {
       const deal = document.getElementById("deal-form");
       await Outbox().update(id, { status: "editing" });

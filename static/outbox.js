@@ -228,7 +228,9 @@
 
   // Give the session's deals from `first` on (by position) the numbers start, start+1, ...
   // with new keys: none of them was ever sent (the outbox stops at a refused deal).
-  function renumber(session, first, start) {
+  // `hold`: only `first` goes; the deals after it wait, held, until their owner has seen
+  // what each scores under its new number (entry.js: a number another phone took).
+  function renumber(session, first, start, hold) {
     return list(session).then(function (entries) {
       const from = entries.findIndex(function (e) { return e.id === first; });
       if (from < 0) return null;
@@ -236,8 +238,12 @@
         entries.slice(from).forEach(function (entry, k) {
           entry.number = start + k;
           entry.key = newKey();
-          if (entry.status !== "editing") entry.status = "waiting";
           entry.reason = ""; entry.kind = ""; entry.meanwhile = [];
+          if (hold && k > 0 && entry.status !== "editing") {
+            entry.status = "refused"; entry.kind = "conflict"; entry.next = entry.number;
+          } else if (entry.status !== "editing") {
+            entry.status = "waiting";
+          }
           store.put(entry);
         });
       });

@@ -55,17 +55,17 @@ def figures_for(page: Any, n: int, language: str) -> None:
     expect(page.locator(f"{CONFLICT} .would .points")).to_have_count(4, timeout=30_000)
 
 
-def one_number(page: Any, n: int, language: str) -> None:
+def one_number(page: Any, n: int, language: str, kept: int = 1) -> None:
     """The deal in conflict is deal ``n`` on its heading, in its text and on its button; the
-    form below is for the deal after it; no heading names another number."""
+    form below is for the deal after it and the ``kept`` - 1 deals kept behind it."""
     item = page.locator(CONFLICT)
     assert numbers(item.locator(":scope > div > strong").inner_text()) == [n]
     assert numbers(item.locator(".would").inner_text())[0] == n
     record = item.locator("button[data-outbox-action=record]")
     assert record.inner_text() == RECORD[language].format(n=n)
     assert numbers(record.inner_text()) == [n]
-    assert numbers(page.locator("#entry h2").first.inner_text()) == [n + 1]
-    assert page.locator("#deal-form input[name=number]").input_value() == str(n + 1)
+    assert numbers(page.locator("#entry h2").first.inner_text()) == [n + kept]
+    assert page.locator("#deal-form input[name=number]").input_value() == str(n + kept)
 
 
 def offline_hint_gone(page: Any) -> None:
@@ -193,3 +193,46 @@ def test_a_deal_whose_number_was_taken_is_explained_before_the_tap(live_server, 
     errors = [e for e in page.console_errors if not any(
         t in e for t in ("ERR_INTERNET_DISCONNECTED", "htmx:sendError", "htmx:afterRequest"))]
     assert errors == []
+
+
+def test_deals_kept_behind_it_wait_until_each_is_shown_under_its_new_number(live_server,
+                                                                            browser):
+    """Two deals kept offline, and another phone's collapse took the first one's number:
+    recording the first as the next deal does not send the second along unseen (its
+    number moved too); it waits, explained, for its own tap."""
+    from tests.scorepad.factories import group_with, record, session_at, user
+
+    anna = user("anna")
+    session = session_at(group_with(anna), anna)
+    page = new_phone(browser)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    installed(page)
+    page.context.set_offline(True)
+    for kept in (1, 2):
+        made_deal(page)
+        page.locator("#save-button").tap()
+        until(lambda n=kept: len(outbox(page)) == n)
+    until(lambda: board(page)["provisional"])
+    record(session, anna, {"kind": "collapsed"}, number=1)  # phone B
+
+    page.context.set_offline(False)
+    figures_for(page, 2, "en")
+    assert shown_points(page) == {"Anna": -4, "Bert": -2, "Cilli": -2, "Dominik": -2}
+    one_number(page, 2, "en", kept=2)
+    assert numbers(page.locator("#outbox .outbox-list > li").nth(1).inner_text())[0] == 3
+    page.locator(CONFLICT).get_by_role("button", name="Record as deal 2").tap()
+    until(lambda: Deal.objects.count() == 2)
+    # the second: shown as deal 3, what it scores there (×1 after the doubled deal), held
+    figures_for(page, 3, "en")
+    assert shown_points(page) == {"Anna": -2, "Bert": -1, "Cilli": -1, "Dominik": -1}
+    assert "Not sent yet" in page.locator(CONFLICT).inner_text()
+    one_number(page, 3, "en")
+    assert Deal.objects.count() == 2
+    before = server_scores(session)
+    page.locator(CONFLICT).get_by_role("button", name="Record as deal 3").tap()
+    until(lambda: Deal.objects.count() == 3)
+    until(lambda: outbox(page) == [])
+    after = server_scores(session)
+    assert {p: after[p] - before[p] for p in after} == {"Anna": -2, "Bert": -1, "Cilli": -1,
+                                                       "Dominik": -1}
