@@ -769,7 +769,10 @@
     const deal = document.getElementById("deal-form");
     const hints = deal && deal.tagName === "FORM" ? deal.querySelector("#hints") : null;
     const t = texts();
-    if (hints && [t.tOffline, t.tNocheck].indexOf(hints.textContent.trim()) >= 0) hints.textContent = "";
+    if (!hints) return;
+    const said = hints.textContent.trim();
+    if (said === t.tOffline) hints.textContent = "";
+    if (said === t.tNocheck) { hints.textContent = ""; schedule(deal, 0); }   // the referee is back
   }
   window.addEventListener("online", function () { online(); flushSoon(); });
   // A new board from the server: a deal whose number was taken is counted on it again.
