@@ -549,7 +549,7 @@
   // score as the next one where the server now stands (provisional.js counts it with the
   // game's scorer; the multiplier it gets, each player's points and what this phone
   // showed before), next to "Record as deal N" and "Discard". Nothing is recorded
-  // before that tap; the tap records only what is shown (recordShown).
+  // before that tap; the tap records only what is shown (outboxAction, "record").
   async function explain(status, e, t) {
     const n = e.next;
     const lead = document.createElement("p");
