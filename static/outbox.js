@@ -130,7 +130,8 @@
     }).then(function (id) { changed(); return id; });
   }
 
-  function update(id, changes) {
+  // `quiet`: a note kept with the deal that changes nothing on any screen (no "changed").
+  function update(id, changes, quiet) {
     return run("readwrite", function (store) {
       return ask(store.get(id)).then(function (entry) {
         if (!entry) return null;
@@ -138,7 +139,7 @@
         store.put(entry);
         return entry;
       });
-    }).then(function (entry) { changed(); return entry; });
+    }).then(function (entry) { if (!quiet) changed(); return entry; });
   }
 
   function remove(id) {

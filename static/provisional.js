@@ -143,7 +143,7 @@
     const counted = JSON.stringify(game.change(result, data).points);
     if (entry.counted !== counted) {
       entry.counted = counted;
-      outbox().update(entry.id, { counted: counted }).catch(function () { /* not kept: not said */ });
+      outbox().update(entry.id, { counted: counted }, true).catch(function () { /* not kept: not said */ });
     }
   }
 
