@@ -27,11 +27,16 @@ def recorded(response: HttpResponse, number: int) -> HttpResponse:
 
 
 def refused(response: HttpResponse, kind: str, reasons: list[str],
-            next_number: int | None) -> HttpResponse:
+            next_number: int | None,
+            meanwhile: list[dict[str, object]] | None = None) -> HttpResponse:
     """``kind``: ``illegal`` (the referee refused it, or something is missing) or
-    ``conflict`` (another phone recorded this number first)."""
-    return trigger_client_event(response, "schreiber:refused",
-                                {"kind": kind, "reasons": reasons, "next": next_number})
+    ``conflict`` (another phone recorded this number first). ``meanwhile``: for a
+    conflict, the deals recorded since, in words ({number, text}: the outbox shows them
+    next to the queued deal before its owner records it as the next one)."""
+    body: dict[str, object] = {"kind": kind, "reasons": reasons, "next": next_number}
+    if meanwhile is not None:
+        body["meanwhile"] = meanwhile
+    return trigger_client_event(response, "schreiber:refused", body)
 
 
 def not_yours() -> HttpResponse:

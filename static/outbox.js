@@ -3,7 +3,9 @@
 // Used by the page (entry.js) and by the service worker (sw.js, background sync); a Web
 // Lock keeps two senders from overlapping, the Idempotency-Key keeps a repeated send from
 // recording twice. A deal the server refuses stays, marked with the reason, and holds back
-// the deals after it (their numbers follow it) until it is corrected or discarded.
+// the deals after it (their numbers follow it) until it is corrected or discarded; one
+// whose number another phone took keeps the deals recorded since (meanwhile, in words)
+// until its owner records it as the next deal (entry.js shows what it would score then).
 //
 // A phone may be shared: every deal belongs to the account that queued it (its owner,
 // data-account on the page's <body>), and only that account's pages and the service
@@ -129,7 +131,8 @@
     }).then(function (id) { changed(); return id; });
   }
 
-  function update(id, changes) {
+  // `quiet`: a note kept with the deal that changes nothing on any screen (no "changed").
+  function update(id, changes, quiet) {
     return run("readwrite", function (store) {
       return ask(store.get(id)).then(function (entry) {
         if (!entry) return null;
@@ -137,7 +140,7 @@
         store.put(entry);
         return entry;
       });
-    }).then(function (entry) { changed(); return entry; });
+    }).then(function (entry) { if (!quiet) changed(); return entry; });
   }
 
   function remove(id) {
@@ -228,7 +231,9 @@
 
   // Give the session's deals from `first` on (by position) the numbers start, start+1, ...
   // with new keys: none of them was ever sent (the outbox stops at a refused deal).
-  function renumber(session, first, start) {
+  // `hold`: only `first` goes; the deals after it wait, held, until their owner has seen
+  // what each scores under its new number (entry.js: a number another phone took).
+  function renumber(session, first, start, hold) {
     return list(session).then(function (entries) {
       const from = entries.findIndex(function (e) { return e.id === first; });
       if (from < 0) return null;
@@ -236,8 +241,12 @@
         entries.slice(from).forEach(function (entry, k) {
           entry.number = start + k;
           entry.key = newKey();
-          if (entry.status !== "editing") entry.status = "waiting";
-          entry.reason = ""; entry.kind = "";
+          entry.reason = ""; entry.kind = ""; entry.meanwhile = [];
+          if (hold && k > 0 && entry.status !== "editing") {
+            entry.status = "refused"; entry.kind = "conflict"; entry.next = entry.number;
+          } else if (entry.status !== "editing") {
+            entry.status = "waiting";
+          }
           store.put(entry);
         });
       });
@@ -269,7 +278,8 @@
       if (refused) {
         return update(entry.id, { status: "refused", kind: refused.kind || "illegal",
                                   reason: (refused.reasons || []).join(" "),
-                                  next: refused.next || null })
+                                  next: refused.next || null,
+                                  meanwhile: refused.meanwhile || [] })
           .then(function () { return "refused"; });
       }
       if (response.status === 403 || (response.redirected && response.url.indexOf("/login/") >= 0)) {

@@ -153,7 +153,10 @@
       state = done.state;
       last = done.board;
       used += 1;
-      if (e.id !== undefined) counting.set(e.id, { number: e.number, body: e.body });
+      if (e.id !== undefined) {
+        counting.set(e.id, { number: e.number, body: e.body });
+        keepCounted(e, game, done.result, data);
+      }
     }
     return { data: data, game: game, state: state, last: last, used: used,
              number: data.number + used };
@@ -231,6 +234,44 @@
     else setTimeout(start, 200);
   }
 
+  // What this phone showed a waiting deal to score (the game's change(): points per
+  // player), kept with the deal: if another phone takes its number, the page says what
+  // it would score instead (wouldScore, entry.js).
+  function keepCounted(entry, game, result, data) {
+    if (!game.change || !outbox()) return;
+    const counted = JSON.stringify(game.change(result, data).points);
+    if (entry.counted !== counted) {
+      entry.counted = counted;
+      outbox().update(entry.id, { counted: counted }, true).catch(function () { /* not kept: not said */ });
+    }
+  }
+
+  // What a deal kept on the phone (its form's body) would score as deal ``number`` where
+  // the server now stands (the scoreboard's data-scorer), counted with the game's scorer:
+  // for a deal whose number another phone took, shown before its owner records it as the
+  // next one (entry.js). null: no scorer here (no figures); {at}: the board stands at
+  // another number; {at, refused}: illegal there; {at, note, points, state}: its score
+  // (the game's change(): the multiplier it gets, points per player) and the state
+  // counted from (data-scorer as the server sent it).
+  async function wouldScore(body, number) {
+    try { await load(); } catch (e) { return null; }
+    const board = section(), s = scorer();
+    if (!board || !board.dataset.scorer || !s) return null;
+    let data, game;
+    try {
+      data = Object.assign(JSON.parse(texts().table), JSON.parse(board.dataset.scorer));
+      game = s.get(data.game);
+    } catch (e) { return null; }
+    if (!game.formDeal || !game.change) return null;
+    if (data.number !== number) return { at: data.number };
+    const deal = game.formDeal(new URLSearchParams(body), data.players);
+    const done = deal === null ? { ok: false } : s.step(data.game, data.rules, data.players, data.state, deal);
+    if (!done.ok) return { at: number, refused: true, state: board.dataset.scorer };
+    const change = game.change(done.result, data);
+    return { at: number, note: change.note || "", points: change.points, players: data.players,
+             state: board.dataset.scorer };
+  }
+
   let timer = null;
   function soon() { clearTimeout(timer); timer = setTimeout(render, 0); }
 
@@ -248,10 +289,12 @@
     current = board;
     if (known) draw(known);
     soon();
+    document.dispatchEvent(new CustomEvent("schreiber:board"));   // entry.js: a conflict's figures
   }).observe(document.documentElement, { childList: true, subtree: true });
   document.addEventListener("DOMContentLoaded", function () {
     const box = outbox();
     if (box && box.channel) box.channel.addEventListener("message", soon);   // another tab, the worker
   });
-  window.SchreiberProvisional = { render: render, refusal: refusal, going: going, landed: landed };
+  window.SchreiberProvisional = { render: render, refusal: refusal, going: going, landed: landed,
+                                  wouldScore: wouldScore };
 })();

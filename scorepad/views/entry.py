@@ -4,10 +4,14 @@ reads the form, the services record the deal."""
 
 from __future__ import annotations
 
+from html import unescape
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.html import strip_tags
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -91,19 +95,38 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
         fresh = loaded.with_row(loaded.session)
         reason = conflict_message(e.reason, **e.params) if isinstance(
             e, services.Conflict) else ""
-        if (isinstance(e, services.Conflict) and e.reason == "number_taken"
-                and game.keeps_typing(request.POST)
+        taken = isinstance(e, services.Conflict) and e.reason == "number_taken"
+        since = _meanwhile(fresh, game, e.params.get("number")) if taken else None
+        if (taken and game.keeps_typing(request.POST)
                 and parse_id(request.POST.get("number")) is not None):
             # another phone recorded this deal: keep what was typed, and ask
             return htmx_answers.refused(
                 render_session(request, fresh, game, request.POST, submitted=True),
-                "conflict", [reason], fresh.next_number)
+                "conflict", [reason], fresh.next_number, since)
         if isinstance(e, services.Conflict):
             messages.warning(request, reason)
         return htmx_answers.refused(render_session(request, fresh, game), "conflict",
-                                    [reason], fresh.next_number)
+                                    [reason], fresh.next_number, since)
     recorded = answer.body["number"]
     messages.success(request, game.recorded_message(recorded), extra_tags=f"undo:{recorded}")
     if htmx_answers.wants_table(request):  # the page's script: new scores, fresh form
         return htmx_answers.recorded(render_session(request, loaded, game), recorded)
     return redirect("scorepad:session", session_id=loaded.session.pk)
+
+
+#: At most this many deals recorded meanwhile are named to a phone whose deal waited.
+MEANWHILE = 8
+
+
+def _meanwhile(loaded: Loaded, game: games.Game, first: object) -> list[dict[str, object]]:
+    """The deals recorded from number ``first`` on (another phone's, while this one's
+    waited), in words as the deal list says them: the outbox shows them before its owner
+    records the waiting deal as the next one (static/entry.js)."""
+    if not isinstance(first, int):
+        return []
+    rows = loaded.session.deals.filter(number__gte=first).order_by("number")[:MEANWHILE]
+    out: list[dict[str, object]] = []
+    for row in rows:
+        html = render_to_string(game.SUMMARY_TEMPLATE, {"deal": loaded.names.deal_names(row.data)})
+        out.append({"number": row.number, "text": " ".join(unescape(strip_tags(html)).split())})
+    return out

@@ -133,11 +133,11 @@ def test_a_queued_deal_that_another_phone_recorded_first_is_kept_with_the_reason
     record(session, table["anna"], played("Bert", EVEN | {"Anna": 1, "Bert": 2}))  # phone B
 
     page.context.set_offline(False)
-    until(lambda: "not recorded" in " ".join(outbox(page)))
-    assert "recorded on another phone" in outbox(page)[0]
+    until(lambda: "Not recorded yet" in " ".join(outbox(page)))
+    assert "another phone recorded this meanwhile" in outbox(page)[0]
     assert Deal.objects.count() == 1
     page.screenshot(path=str(SCREENSHOTS / "offline-refused.png"))
-    page.get_by_role("button", name="Record it as deal 2").tap()
+    page.get_by_role("button", name="Record as deal 2").tap()
     until(lambda: Deal.objects.count() == 2)
     until(lambda: outbox(page) == [])
     assert Deal.objects.get(number=2).kind == "collapsed"

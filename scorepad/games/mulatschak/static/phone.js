@@ -162,7 +162,7 @@
     }
   }
 
-  // The deal form for the deal after ``board`` (templates/scorepad/session.html): who sits
+  // The deal form for the deal after ``board`` (scorepad/_form_mulatschak.html): who sits
   // out it (its hidden ``out``, the note that names the player), and that seat's parts
   // (data-seat: the declarer's chip, the tricks, the exchange, the Muli breaker) kept out
   // of the form in a <template data-seat-out>, everybody else's in it. A table where
@@ -190,6 +190,13 @@
     });
   }
 
+  // What a deal scores (its result): the multiplier it gets, in the board's words, and
+  // each player's change (static/provisional.js: a deal whose number another phone took).
+  function change(result, session) {
+    const labels = (session.texts || {}).factors || {};
+    return { note: factorsText(result.factors || [], result.multiplier, labels), points: result.deltas || {} };
+  }
+
   Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, showForm: showForm,
-                          factorsText: factorsText });
+                          factorsText: factorsText, change: change });
 })(typeof self !== "undefined" ? self : globalThis);

@@ -41,5 +41,13 @@
     });
   }
 
-  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard });
+  // What a game scores (its result): a loss for its loser (static/provisional.js: a
+  // game whose number another phone took).
+  function change(result, session) {
+    const points = {};
+    session.players.forEach(function (p) { points[p] = p === result.loser ? 1 : 0; });
+    return { note: "", points: points };
+  }
+
+  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, change: change });
 })(typeof self !== "undefined" ? self : globalThis);

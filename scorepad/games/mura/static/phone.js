@@ -129,5 +129,13 @@
     if (dealer) dealer.textContent = board.next_dealer;
   }
 
-  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard });
+  // What a deal scores (its result): each player's mura points, no multiplier
+  // (static/provisional.js: a deal whose number another phone took).
+  function change(result, session) {
+    const points = {};
+    session.players.forEach(function (p) { points[p] = result.results[p] ? result.results[p].mura : 0; });
+    return { note: "", points: points };
+  }
+
+  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, change: change });
 })(typeof self !== "undefined" ? self : globalThis);
