@@ -31,15 +31,23 @@ TARGET_WITH_HTMX = 50 * 1024
 
 
 def visit(browser: Any, url: str, cookie: tuple[str, str] | None, base: str,
-          throttle: float, ready: str) -> dict[str, Any]:
+          throttle: float, ready: str, again: bool = False) -> dict[str, Any]:
+    """One visit with a cold cache; ``again``: the page opened once before in the same
+    browser (its HTTP cache and the service worker warm), and what the second visit costs."""
+    # the return visit without the service worker: what it fetches is not the page's
+    # (Network events), so the HTTP cache alone is measured (the worker can only save more)
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, locale="en-GB")
+                                  has_touch=True, locale="en-GB",
+                                  service_workers="block" if again else "allow")
     if cookie:
         context.add_cookies([{"name": cookie[0], "value": cookie[1], "url": base}])
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
-    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": not again})
+    if again:  # the first visit, everything it loads when idle, the service worker
+        page.goto(url, wait_until="networkidle")
+        page.wait_for_timeout(2000)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     urls: dict[str, str] = {}
     sizes: dict[str, int] = {}
@@ -53,6 +61,7 @@ def visit(browser: Any, url: str, cookie: tuple[str, str] | None, base: str,
     cdp.on("Network.responseReceived", response)
     cdp.on("Network.loadingFinished",
            lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"])))
+    sizes.clear()
     t0 = time.perf_counter()
     page.goto(url, wait_until="load")
     page.locator(ready).first.wait_for(state="visible")
@@ -60,6 +69,7 @@ def visit(browser: Any, url: str, cookie: tuple[str, str] | None, base: str,
     timing = page.evaluate(
         "() => { const n = performance.getEntriesByType('navigation')[0];"
         " return [n.domContentLoadedEventEnd, n.loadEventEnd]; }")
+    page.wait_for_load_state("networkidle")  # what loads when the page is idle counts too
     page.wait_for_timeout(300)  # let late responses finish
     files = [(urls.get(rid, "?"), size, encodings.get(rid, "")) for rid, size in sizes.items()]
     context.close()
@@ -97,6 +107,9 @@ def main() -> None:
         visit(browser, pages[0][1], None, base, 1, pages[0][3])  # warm up the server
         results = [(label, visit(browser, url, cookie, base, args.throttle, ready))
                    for label, url, cookie, ready in pages]
+        label, url, cookie, ready = pages[1]
+        results.append(("session page, return visit",
+                        visit(browser, url, cookie, base, args.throttle, ready, again=True)))
         browser.close()
 
     print(f"phone 360×740, CPU throttled {args.throttle:g}×, cold cache; bytes on the wire "
