@@ -478,7 +478,8 @@ def test_the_final_ranking_prints_its_round_columns_without_the_bar(live_server,
 def test_the_seating_plan_fits_a4_and_a_phone_with_its_long_addresses(live_server, browser,
                                                                        width):
     """The plan's table addresses (a 43-character code each) wrap inside their box: on A4
-    inside the 12 mm margins (703 CSS pixels, print media) and on a phone."""
+    inside the 12 mm margins (703 CSS pixels, print media) and on a phone; so does the
+    director's list of the open round's tables."""
     from tests.scorepad.factories import group_with, user
     from tests.scorepad.tournament_play import drawn, tournament
 
@@ -495,6 +496,9 @@ def test_the_seating_plan_fits_a4_and_a_phone_with_its_long_addresses(live_serve
     for box in page.locator(".plan-table").all():
         inner = box.evaluate("e => e.scrollWidth - e.clientWidth")
         assert inner <= 0, box.inner_text()
+    if width <= 360:  # the director's live tables: open, enter from the slip, the code
+        m.look("tournament-open-round", f"/tournaments/{contest.pk}/")
+        assert page.locator("a[data-slip-entry]").count() == 2
     assert not m.problems, "\n".join(m.problems)
 
 
