@@ -474,6 +474,34 @@ def test_the_final_ranking_prints_its_round_columns_without_the_bar(live_server,
     page.screenshot(path=str(SHOTS / "score-slips-print.png"), full_page=True)
 
 
+@pytest.mark.parametrize("width", [703, 360, 320])
+def test_the_seating_plan_fits_a4_and_a_phone_with_its_long_addresses(live_server, browser,
+                                                                       width):
+    """The plan's table addresses (a 43-character code each) wrap inside their box: on A4
+    inside the 12 mm margins (703 CSS pixels, print media) and on a phone; so does the
+    director's list of the open round's tables."""
+    from tests.scorepad.factories import group_with, user
+    from tests.scorepad.tournament_play import drawn, tournament
+
+    director = user("anna")
+    contest = tournament(group_with(director), director, players=8, rounds=2)
+    drawn(contest, director)
+    page = new_phone(browser, width=width, height=1123 if width > 360 else 640)
+    log_in(page, live_server.url, "anna")
+    if width > 360:
+        page.emulate_media(media="print")
+    m = Measure(page, live_server.url, f"plan-{width}")
+    m.look("seating-plan", f"/tournaments/{contest.pk}/rounds/1/plan")
+    assert page.locator("a[data-table-url]").count() == 2
+    for box in page.locator(".plan-table").all():
+        inner = box.evaluate("e => e.scrollWidth - e.clientWidth")
+        assert inner <= 0, box.inner_text()
+    if width <= 360:  # the director's live tables: open, enter from the slip, the code
+        m.look("tournament-open-round", f"/tournaments/{contest.pk}/")
+        assert page.locator("a[data-slip-entry]").count() == 2
+    assert not m.problems, "\n".join(m.problems)
+
+
 # --- a tournament table's phone (scorepad/tablephone.py) -----------------------------------
 
 

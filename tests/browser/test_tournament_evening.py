@@ -113,7 +113,7 @@ def test_the_sport_places_and_points_of_this_test():
 
 
 def screen_ranking(screen: Any) -> list[tuple[int, str, str, str, int]]:
-    rows = screen.locator("#screen table.ranking tbody tr").all()
+    rows = screen.locator("#screen-ranking table.ranking tbody tr").all()
     out = []
     for row in rows:
         cells = [c.strip() for c in row.locator("td").all_inner_texts()]
@@ -124,7 +124,7 @@ def screen_ranking(screen: Any) -> list[tuple[int, str, str, str, int]]:
 
 def screen_tables(screen: Any) -> dict[int, dict[str, str]]:
     out = {}
-    for item in screen.locator("#screen li.screen-table").all():
+    for item in screen.locator("#screen-live li.screen-table").all():
         number = int(item.locator("h3").inner_text().split()[1])
         seats = {}
         for seat in item.locator("ol.screen-seats li").all():
@@ -199,7 +199,8 @@ def play_round(browser: Any, base: str, director: Any, screen: Any, tournament_p
         for n, deal in enumerate(deals, 1):
             enter(phone, seats, deal, n)
             expected = table_scores(seats, dealer, deals[:n])
-            row = screen.locator(f"#screen li.screen-table:has(h3:text('Table {table_number}'))")
+            row = screen.locator(
+                f"#screen-live li.screen-table:has(h3:text('Table {table_number}'))")
             expect(row.locator("h3 small")).to_have_text(
                 "finished" if n == DEALS else f"{n} deal" + ("s" if n != 1 else ""),
                 timeout=15_000)
@@ -209,6 +210,10 @@ def play_round(browser: Any, base: str, director: Any, screen: Any, tournament_p
         for name, score in table_scores(seats, dealer, deals).items():
             scores[name] = (table_number, score)
         phone.context.close()
+    # the ranking part stands at the closed rounds while the tables play
+    done = number - 1
+    expect(screen.locator("#screen-ranking h2 small")).to_have_text(
+        f"after {done} round" + ("s" if done != 1 else ""))
     director.goto(tournament_page)
     director.get_by_role("button", name="Close the round").click()
     director.wait_for_selector(f"text=Draw round {number + 1}" if number < 2
@@ -251,11 +256,13 @@ def test_a_whole_evening_with_two_table_phones_and_the_screen(live_server, brows
         rounds.append(play_round(browser, base, director, screen, tournament_page, number))
         expected = ranking(rounds)
         assert len({line[2] for line in expected}) > 2  # places differ: a real check
-        expect(screen.locator("#screen .screen-ranking h2 small")).to_have_text(
+        expect(screen.locator("#screen-ranking h2 small")).to_have_text(
             f"after {number} round" + ("s" if number > 1 else ""), timeout=15_000)
         assert screen_ranking(screen) == expected
+        # the live part lists no table between rounds
+        expect(screen.locator("#screen-live li.screen-table")).to_have_count(0)
     director.get_by_role("button", name="End the tournament").click()
-    expect(screen.locator("#screen .screen-ranking h2")).to_contain_text("Final ranking",
+    expect(screen.locator("#screen-ranking h2")).to_contain_text("Final ranking",
                                                                          timeout=15_000)
     assert screen_ranking(screen) == ranking(rounds)
     # the director's ranking says the same

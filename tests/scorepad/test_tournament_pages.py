@@ -81,6 +81,30 @@ def test_the_tables_part_follows_the_round_live(phone, group, anna):
     assert "finished" in part and "20.00" in part
 
 
+def test_each_live_table_links_the_director_to_its_slip_entry(phone, group):
+    """A table that writes on paper: the director's live list leads to entering its slip,
+    on the page and in the polled part; a viewer gets no such link."""
+    t = _made(phone, group)
+    for name in ("Anna", "Bert", "Cilli", "Dominik", "Erna", "Franz", "Gerti", "Hans"):
+        phone.post(f"/tournaments/{t.pk}/", {"action": "register", "name": name})
+    phone.post(f"/tournaments/{t.pk}/", {"action": "draw"})
+    for address in (f"/tournaments/{t.pk}/", f"/tournaments/{t.pk}/tables"):
+        html = phone.get(address, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        for number in (1, 2):
+            link = f'href="/tournaments/{t.pk}/rounds/1/tables/{number}/slip" data-slip-entry'
+            assert link in html, address
+        assert html.count("Enter from the slip") == 2
+    slip = phone.get(f"/tournaments/{t.pk}/rounds/1/tables/2/slip")
+    assert slip.status_code == 200
+    de = phone.get(f"/tournaments/{t.pk}/tables", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Vom Schreibzettel eintragen" in de
+    viewer = user("vera")
+    member(group, viewer, "viewer")
+    client = Client()
+    client.force_login(viewer)
+    assert "data-slip-entry" not in client.get(f"/tournaments/{t.pk}/").content.decode()
+
+
 def test_a_viewer_sees_the_page_but_no_codes_and_cannot_direct(phone, group):
     t = _made(phone, group)
     for name in ("Anna", "Bert", "Cilli", "Dominik"):

@@ -11,7 +11,7 @@ import string
 import pytest
 from django.test import Client
 
-from scorepad import accounts, tablephone
+from scorepad import accounts, games, tablephone
 from scorepad.access import TableUser
 from scorepad.models import Deal, IdempotencyKey, TournamentTable
 from scorepad.tournaments import services as tour
@@ -83,6 +83,43 @@ def test_a_table_phone_sees_its_table_with_seats_and_records_without_an_account(
     # Undo: the deal just recorded is deleted by the same phone
     assert phone.post(f"/sessions/{table.session_id}/deals/1/delete").status_code == 302
     assert Deal.objects.filter(session=table.session).count() == 0
+
+
+#: Addresses a table's phone may be shown besides its own session's pages of play: the
+#: site's start, the language switch, the manifest, static files and leaving the table.
+SITE = re.compile(r"^(/|/i18n/setlang/|/manifest\.webmanifest|/static/.*|/t/leave)$")
+
+
+@pytest.mark.parametrize("game", [
+    g for g in games.for_tournaments() if games.get(g).TOURNAMENT.ends_with_game][:1] + [
+    g for g in games.for_tournaments() if not games.get(g).TOURNAMENT.ends_with_game][:1])
+def test_a_table_phone_sees_the_tournaments_name_and_no_link_into_the_group(game):
+    """The scoreboard's title and the page's title name the tournament; the group's name
+    is nowhere, and every address on the page is the table's own or the site's."""
+    director = user("anna")
+    group = group_with(director, "Gasthaus Ried")
+    kw = {} if games.get(game).TOURNAMENT.ends_with_game else {
+        "round_ends": "deals", "deals_per_round": 4, "preset": game}
+    t = tournament(group, director, players=8, rounds=2, game=game, **kw)
+    table = drawn(t, director).tables.get(number=1)
+    phone = _phone(table)
+    own = re.compile(rf"^/sessions/{table.session_id}/"
+                     r"(|\?mode=\w+|board|check|fresh\?number=\d+|deals/new|deals/\d+/(edit|delete))$")
+    for address in (f"/sessions/{table.session_id}/", f"/sessions/{table.session_id}/board"):
+        html = phone.get(address, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "Gasthaus Ried" not in html, address
+        assert re.search(r'class="group-name">Preisschnapsen</span>', html), address
+        links = re.findall(r'(?:href|action|hx-get|hx-post|src)="([^"]*)"', html)
+        assert links, address
+        for link in links:
+            assert own.match(link) or SITE.match(link), link
+    page = phone.get(f"/sessions/{table.session_id}/").content.decode()
+    assert re.search(r"<title>\s*Preisschnapsen · Schreiber\s*</title>", page)
+    # the group's members still see their group's name over the same table
+    director_phone = Client()
+    director_phone.force_login(director)
+    html = director_phone.get(f"/sessions/{table.session_id}/").content.decode()
+    assert 'class="group-name">Gasthaus Ried</span>' in html
 
 
 def test_a_repeated_form_post_records_once_under_the_table(evening):
