@@ -64,3 +64,46 @@ def scores(page: Any) -> dict[str, int]:
         name = item.locator(".name").inner_text().strip()
         out[name] = int(item.locator(".score").inner_text().replace("\u2212", "-"))
     return out
+
+
+def tap(page: Any, selector: str) -> None:
+    """Tap something on the deal form: it changes at once (the check follows), and the
+    page logs no error for it."""
+    before = len(page.console_errors)
+    page.locator(selector).tap()
+    assert page.console_errors[before:] == [], selector
+
+
+ONE_TAP = {"collapsed": "Collapsed", "passed": "All passed"}
+
+
+def enter_deal(page: Any, seats: list[str], deal: dict[str, Any], number: int) -> None:
+    """A Mulatschak deal entered as a player does (English page): a one-tap deal by its
+    button; a played one by chips, who stayed home, the knock and the steppers (the last
+    player's tricks fill themselves in), then Save; the answer is swapped in."""
+    if deal["kind"] in ONE_TAP:
+        with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
+            page.get_by_role("button", name=ONE_TAP[deal["kind"]]).tap()
+        page.wait_for_selector(f"text=Deal {number} recorded.")
+        return
+    seat = {name: i for i, name in enumerate(seats)}
+    home = deal.get("stayed_home", [])
+    tap(page, f"label[for=decl-{seat[deal['declarer']]}]")
+    tap(page, f"label[for=bid-{deal['bid']}]")
+    tap(page, f"label[for=trump-{deal['trump']}]")
+    for name in home:
+        tap(page, f"#row-{seat[name]} .home-toggle")
+    if deal.get("knocked"):
+        tap(page, "input[name=knocked]")
+    playing = [p for p in seats if p in deal["tricks"] and p not in home]
+    for name in playing[:-1]:  # the last one: the remainder
+        n = deal["tricks"][name]
+        if n == 0:
+            tap(page, f"button[name=step][value='{seat[name]}:-1']")
+        for _ in range(n):
+            tap(page, f"button[name=step][value='{seat[name]}:+1']")
+    quiet(page)
+    assert page.locator("#preview .preview").is_visible(), page.locator("#deal-form").inner_text()
+    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
+        page.locator("#save-button").tap()
+    page.wait_for_selector(f"text=Deal {number} recorded.")

@@ -15,7 +15,7 @@ from referee.session import replay
 
 from .conftest import SCREENSHOTS
 from .evening import CORRECTION, EVENING, FIRST_DEALER, SEATS
-from .phone import quiet, scores
+from .phone import enter_deal, quiet, scores, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,45 +38,6 @@ def settle(page: Any, timeout: float = 10.0) -> None:
     quiet(page, timeout)
 
 
-def tap(page: Any, selector: str) -> None:
-    """Tap something on the deal form: it changes at once, the check follows."""
-    before = len(page.console_errors)
-    page.locator(selector).tap()
-    assert page.console_errors[before:] == [], selector
-
-
-def enter(page: Any, deal: dict[str, Any], number: int) -> None:
-    """Fill the deal form the way a player would: chips, toggles and steppers (the last
-    player's tricks fill themselves in), then save; the answer is swapped in."""
-    if deal["kind"] in ("collapsed", "passed"):
-        label = "Collapsed" if deal["kind"] == "collapsed" else "All passed"
-        with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
-            page.get_by_role("button", name=label).tap()
-        page.wait_for_selector(f"text=Deal {number} recorded.")
-        return
-    seat = {name: i for i, name in enumerate(SEATS)}
-    tap(page, f"label[for=decl-{seat[deal['declarer']]}]")
-    tap(page, f"label[for=bid-{deal['bid']}]")
-    tap(page, f"label[for=trump-{deal['trump']}]")
-    for name in deal["stayed_home"]:
-        tap(page, f"#row-{seat[name]} .home-toggle")
-    if deal["knocked"]:
-        tap(page, "input[name=knocked]")
-    playing = [p for p in SEATS if p not in deal["stayed_home"]]
-    for name in playing[:-1]:  # the last one: the remainder
-        n = deal["tricks"][name]
-        if n == 0:
-            tap(page, f"button[name=step][value='{seat[name]}:-1']")
-        for _ in range(n):
-            tap(page, f"button[name=step][value='{seat[name]}:+1']")
-    quiet(page)
-    preview = page.locator("#preview .preview")
-    assert preview.is_visible(), page.locator("#deal-form").inner_text()
-    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
-        page.locator("#save-button").tap()
-    page.wait_for_selector(f"text=Deal {number} recorded.")
-
-
 def test_a_new_user_plays_an_evening_with_a_correction(live_server, phone):
     page = phone
     page.goto(live_server.url + "/signup/")
@@ -96,7 +57,7 @@ def test_a_new_user_plays_an_evening_with_a_correction(live_server, phone):
     assert scores_on_screen(page) == dict.fromkeys(SEATS, 21)
 
     for n, deal in enumerate(EVENING, start=1):
-        enter(page, deal, n)
+        enter_deal(page, SEATS, deal, n)
         assert scores_on_screen(page) == expected_scores(EVENING[:n]), f"after deal {n}"
         if n == 2:
             assert "collapse = ×2" in page.locator("#scoreboard .next").inner_text()

@@ -14,18 +14,12 @@ from referee.session import apply, start
 from scorepad import services
 
 from .conftest import SCREENSHOTS
-from .phone import PASSWORD, log_in, quiet, scores
+from .phone import PASSWORD, enter_deal, log_in, scores
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FIVE = ["Anna", "Bert", "Cilli", "Dominik", "Eva"]
 RULES = mulatschak_rules("murln", {"sit_out_at": 5})
-
-
-def tap(page: Any, selector: str) -> None:
-    before = len(page.console_errors)
-    page.locator(selector).tap()
-    assert page.console_errors[before:] == [], selector
 
 
 def next_deal(state: Any, number: int) -> dict[str, Any]:
@@ -40,27 +34,6 @@ def next_deal(state: Any, number: int) -> dict[str, Any]:
     tricks = {p: 2 if p == declarer else 1 for p in active}
     return {"kind": "played", "declarer": declarer, "bid": 2, "trump": "hearts",
             "tricks": tricks, "stayed_home": [], "knocked": False}
-
-
-def enter(page: Any, deal: dict[str, Any], number: int) -> None:
-    if deal["kind"] == "collapsed":
-        with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
-            page.get_by_role("button", name="Collapsed").tap()
-        page.wait_for_selector(f"text=Deal {number} recorded.")
-        return
-    seat = {name: i for i, name in enumerate(FIVE)}
-    tap(page, f"label[for=decl-{seat[deal['declarer']]}]")
-    tap(page, f"label[for=bid-{deal['bid']}]")
-    tap(page, f"label[for=trump-{deal['trump']}]")
-    playing = list(deal["tricks"])
-    for name in playing[:-1]:  # the last one: the remainder
-        for _ in range(deal["tricks"][name]):
-            tap(page, f"button[name=step][value='{seat[name]}:+1']")
-    quiet(page)
-    assert page.locator("#preview .preview").is_visible(), page.locator("#deal-form").inner_text()
-    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
-        page.locator("#save-button").tap()
-    page.wait_for_selector(f"text=Deal {number} recorded.")
 
 
 def test_five_at_murln_rotate_the_sitting_out_dealer_through_a_game(live_server, phone):
@@ -82,7 +55,7 @@ def test_five_at_murln_rotate_the_sitting_out_dealer_through_a_game(live_server,
         assert page.locator(f"#deal-form [data-player='{out}']").count() == 0
         assert page.locator("#deal-form [data-row]").count() == 4
         deal = next_deal(state, number)
-        enter(page, deal, number)
+        enter_deal(page, FIVE, deal, number)
         _outcome, state = apply(RULES, FIVE, state, deal_from_dict(deal))
         assert scores(page) == dict(state.scores), f"after deal {number}"
         if number == 3:

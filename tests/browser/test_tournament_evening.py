@@ -22,7 +22,7 @@ from referee.session import replay
 from scorepad import games
 from scorepad.models import Session
 
-from .phone import log_in, new_phone, quiet
+from .phone import enter_deal, log_in, new_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -134,28 +134,6 @@ def screen_tables(screen: Any) -> dict[int, dict[str, str]]:
     return out
 
 
-def tap(page: Any, selector: str) -> None:
-    page.locator(selector).tap()
-
-
-def enter(page: Any, seats: list[str], deal: dict[str, Any], number: int) -> None:
-    """The deal form as a player fills it: chips and steppers (the last player's tricks
-    fill themselves in), then Save; the answer is swapped in."""
-    seat = {name: i for i, name in enumerate(seats)}
-    tap(page, f"label[for=decl-{seat[deal['declarer']]}]")
-    tap(page, f"label[for=bid-{deal['bid']}]")
-    tap(page, f"label[for=trump-{deal['trump']}]")
-    for name in seats[:-1]:
-        n = deal["tricks"][name]
-        if n == 0:
-            tap(page, f"button[name=step][value='{seat[name]}:-1']")
-        for _ in range(n):
-            tap(page, f"button[name=step][value='{seat[name]}:+1']")
-    quiet(page)
-    assert page.locator("#preview .preview").is_visible(), page.locator("#deal-form").inner_text()
-    with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
-        page.locator("#save-button").tap()
-    page.wait_for_selector(f"text=Deal {number} recorded.")
 
 
 def banner_seats(page: Any) -> list[str]:
@@ -190,14 +168,14 @@ def play_round(browser: Any, base: str, director: Any, screen: Any, tournament_p
         dealer = Session.objects.get(pk=session_id).first_dealer.name
         deals = deals_for(seats, dealer)
         if number == 1 and table_number == 1:  # Undo on the table's phone, then again
-            enter(phone, seats, deals[0], 1)
+            enter_deal(phone, seats, deals[0], 1)
             phone.locator("#entry #undo-last summary").tap()
             with phone.expect_navigation():
                 phone.get_by_role("button", name="Delete deal 1").tap()
             expect(phone.locator(".messages")).to_contain_text("Deal 1 deleted")
             assert Session.objects.get(pk=session_id).deals.count() == 0
         for n, deal in enumerate(deals, 1):
-            enter(phone, seats, deal, n)
+            enter_deal(phone, seats, deal, n)
             expected = table_scores(seats, dealer, deals[:n])
             row = screen.locator(
                 f"#screen-live li.screen-table:has(h3:text('Table {table_number}'))")
