@@ -17,8 +17,8 @@ phone's device pixels under ``ci``): encoding the double-size images was a third
 look.
 
 Other repetitions that are strength, not coverage, follow ``PROFILE`` the same way and say
-so where they are: the members and deals of tests/scorepad/test_cache_per_user.py, the
-examples per endpoint of test_schema_truth.py.
+so where they are: the askers of tests/scorepad/test_cache_per_user.py, the requests per
+operation of test_schema_positive.py (``examples(100, share=20)``: 5 under ``dev``).
 """
 
 from __future__ import annotations
