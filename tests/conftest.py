@@ -30,6 +30,17 @@ def load_examples(path: Path = EXAMPLES) -> list[dict[str, Any]]:
     return list(json.loads(path.read_text(encoding="utf-8")))
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests first. They take turns through a lock (tests/browser/conftest.py);
+    pytest-django puts them, as transactional tests, in the middle of the run, where
+    pytest-xdist's load distribution handed batches of them to both workers at once and
+    one waited at the lock while the other drove the browser. First, they all fall in the
+    first worker's first batch (a quarter of its share), and the other worker runs the
+    server-side tests beside them."""
+    items.sort(key=lambda item: not item.nodeid.startswith("tests/browser/"))
+
+
 @pytest.fixture
 def examples() -> list[dict[str, Any]]:
     return load_examples()
