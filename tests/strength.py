@@ -55,7 +55,8 @@ LANGUAGE_SCHEMES = (
     [(lang, scheme) for lang in ("de", "en", "hu") for scheme in ("light", "dark")]
     if PROFILE == "ci" else [("de", "light"), ("en", "dark"), ("hu", "light")])
 
-#: (language, scheme, width) for a test of both phone widths: every pair of
+#: (language, scheme, width) for a test of both phone widths (tests/browser/test_fits.py:
+#: the sheets and start form, a tournament on paper, a table's phone): every pair of
 #: ``LANGUAGE_SCHEMES`` at 360 px; at 320 px every pair under ``ci``, the first under ``dev``
 #: (the same one test_looks.py's 320 px test shows).
 LANGUAGE_SCHEME_WIDTHS = (

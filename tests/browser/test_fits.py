@@ -436,8 +436,7 @@ def prize_evening() -> dict[str, Any]:
     return {"tournament": t}
 
 
-@pytest.mark.parametrize("width", [360, 320])
-@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+@pytest.mark.parametrize(("lang", "scheme", "width"), LANGUAGE_SCHEME_WIDTHS)
 def test_a_tournament_on_paper_fits_a_phone(live_server, browser, prize_evening, lang,
                                             scheme, width):
     t = prize_evening["tournament"]
@@ -481,8 +480,7 @@ def test_the_final_ranking_prints_its_round_columns_without_the_bar(live_server,
 # --- a tournament table's phone (scorepad/tablephone.py) -----------------------------------
 
 
-@pytest.mark.parametrize("width", [360, 320])
-@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+@pytest.mark.parametrize(("lang", "scheme", "width"), LANGUAGE_SCHEME_WIDTHS)
 def test_a_table_phones_pages_fit(live_server, browser, lang, scheme, width):
     """The table's page (its banner: table, round, seats), the form for typing a code, a
     wrong code and the page after the round: they fit and show no internal code."""
