@@ -40,9 +40,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     other worker runs the server-side tests beside them; first, they fall in the first
     worker's first batch under plain ``load`` too."""
     items.sort(key=lambda item: not item.nodeid.startswith("tests/browser/"))
-    for item in items:
-        if item.nodeid.startswith("tests/browser/"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """The browser tests' group, marked as each is collected: xdist reads the marks in its
+    own pytest_collection_modifyitems, before the sorting above."""
+    if item.nodeid.startswith("tests/browser/"):
+        item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture
