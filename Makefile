@@ -22,11 +22,9 @@ run: install
 
 # The whole suite, browser tests included, in JOBS processes (pytest-xdist); honours
 # DATABASE_URL (SQLite when unset) and HYPOTHESIS_PROFILE (dev unless told: tests/strength.py).
-# loadgroup: the browser tests (one group, tests/conftest.py) run in one worker, the others
-# in the rest beside them.
 JOBS ?= 2
 test: install
-	$(PY) -m pytest -n $(JOBS) --dist loadgroup $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(JOBS) $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -32,21 +32,13 @@ def load_examples(path: Path = EXAMPLES) -> list[dict[str, Any]]:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser tests first, and one group for pytest-xdist. They take turns through a
-    lock (tests/browser/conftest.py); pytest-django puts them, as transactional tests, in
-    the middle of the run, where xdist's load distribution handed batches of them to both
-    workers at once and one waited at the lock while the other drove the browser. As one
-    group (``make test`` distributes by ``loadgroup``) they go to one worker, alone, and the
-    other worker runs the server-side tests beside them; first, they fall in the first
-    worker's first batch under plain ``load`` too."""
+    """The browser tests first. They take turns through a lock (tests/browser/conftest.py);
+    pytest-django puts them, as transactional tests, in the middle of the run, where
+    pytest-xdist's load distribution handed batches of them to both workers at once and
+    one waited at the lock while the other drove the browser. First, they all fall in the
+    first worker's first batch (a quarter of its share), and the other worker runs the
+    server-side tests beside them."""
     items.sort(key=lambda item: not item.nodeid.startswith("tests/browser/"))
-
-
-def pytest_itemcollected(item: pytest.Item) -> None:
-    """The browser tests' group, marked as each is collected: xdist reads the marks in its
-    own pytest_collection_modifyitems, before the sorting above."""
-    if item.nodeid.startswith("tests/browser/"):
-        item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture
