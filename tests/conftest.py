@@ -30,6 +30,17 @@ def load_examples(path: Path = EXAMPLES) -> list[dict[str, Any]]:
     return list(json.loads(path.read_text(encoding="utf-8")))
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests first. They take turns through a lock (tests/browser/conftest.py);
+    pytest-django puts them, as transactional tests, in the middle of the run, where
+    pytest-xdist's load distribution handed batches of them to both workers at once and
+    one waited at the lock while the other drove the browser. First, they all fall in the
+    first worker's first batch (a quarter of its share), and the other worker runs the
+    server-side tests beside them."""
+    items.sort(key=lambda item: not item.nodeid.startswith("tests/browser/"))
+
+
 @pytest.fixture
 def examples() -> list[dict[str, Any]]:
     return load_examples()
@@ -72,3 +83,38 @@ def _test_settings(request: pytest.FixtureRequest) -> None:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+def _whitenoise_finds_once() -> None:
+    """Every test client loads the middleware anew, and WhiteNoise's then lists and stats
+    every static file through the finders: 0.075 s a client, more than half of a test
+    that asks as many people in turn. The files do not change during a run, so each
+    configuration is listed once and its entries reused (the same entries, the same
+    headers: nothing of what a client is answered changes)."""
+    try:
+        from whitenoise.middleware import WhiteNoiseMiddleware
+    except ImportError:   # referee tests may run without the web packages
+        return
+    listing = WhiteNoiseMiddleware.add_files_from_finders
+    found: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def add_files_from_finders(self: Any) -> None:
+        from django.conf import settings as django_settings
+
+        key = (self.static_prefix, self.max_age, self.allow_all_origins, self.charset,
+               self.index_file, repr(self.mimetypes) if hasattr(self, "mimetypes") else None,
+               repr(django_settings.STATICFILES_DIRS),
+               tuple(django_settings.STATICFILES_FINDERS),
+               tuple(django_settings.INSTALLED_APPS), repr(django_settings.STORAGES),
+               repr(getattr(django_settings, "WHITENOISE_ADD_HEADERS_FUNCTION", None)),
+               repr(getattr(django_settings, "WHITENOISE_IMMUTABLE_FILE_TEST", None)))
+        if key not in found:
+            kept, self.files = self.files, {}
+            listing(self)
+            found[key], self.files = self.files, kept
+        self.files.update(found[key])
+
+    WhiteNoiseMiddleware.add_files_from_finders = add_files_from_finders
+
+
+_whitenoise_finds_once()

@@ -89,5 +89,8 @@ def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     page.console_errors = errors
     yield page
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+    from ..strength import SCREENSHOT_SCALE
+
+    page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True,
+                    scale=SCREENSHOT_SCALE)
     context.close()

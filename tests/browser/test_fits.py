@@ -17,7 +17,7 @@ from django.utils.translation import gettext, pgettext
 from scorepad import services
 from scorepad.models import Deal
 
-from ..strength import LANGUAGE_SCHEMES
+from ..strength import LANGUAGE_SCHEME_WIDTHS, LANGUAGE_SCHEMES
 from .phone import log_in, new_phone, quiet, save
 from .test_looks import Looker
 from .test_offline import installed  # active first, then controlled (the shell is large)
@@ -116,8 +116,23 @@ def every_score_shown(page: Any, players: int) -> None:
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
 
 
-@pytest.mark.parametrize("width", [360, 320])
-@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+def session_marks(page: Any, problems: list[str]) -> None:
+    """On a session's page: who deals next is marked readably, and the Referee button's
+    icon and word stand apart."""
+    mark = page.locator("#scoreboard .dealer-mark")
+    if not mark.is_visible() or mark.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") < 12:
+        problems.append("session: who deals next is not marked readably")
+    gap = page.locator("[data-referee-link]").evaluate("""e => {
+        const icon = e.querySelector('[aria-hidden]').getBoundingClientRect();
+        const range = document.createRange(); range.setStart(e.lastChild, 0);
+        range.setEnd(e.lastChild, e.lastChild.length);
+        const word = [...range.getClientRects()].find(r => r.width > 0);
+        return word.left - icon.right; }""")
+    if gap < 3:
+        problems.append(f"session: the Referee button's icon and word {gap:.1f} px apart")
+
+
+@pytest.mark.parametrize(("lang", "scheme", "width"), LANGUAGE_SCHEME_WIDTHS)
 def test_sheets_and_start_form_fit_and_no_internal_code_shows(live_server, browser, evening,
                                                               lang, scheme, width):
     page = new_phone(browser, locale=LOCALES[lang], scheme=scheme, width=width,
@@ -151,20 +166,9 @@ def test_sheets_and_start_form_fit_and_no_internal_code_shows(live_server, brows
         m.look(f"sheet-{name}", f"/sessions/{session.pk}/sheet")
         every_score_shown(page, players)
         m.look(f"session-{name}", f"/sessions/{session.pk}/")
+        if name == "four":   # on the four's board (seen once, not loaded again for it)
+            session_marks(page, m.problems)
         m.look(f"referee-{name}", f"/sessions/{session.pk}/referee/")
-    mark = page.locator("#scoreboard .dealer-mark")  # the six's board: who deals, readable
-    page.goto(f"{live_server.url}/sessions/{evening['four'].pk}/")
-    if not mark.is_visible() or mark.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") < 12:
-        m.problems.append("session: who deals next is not marked readably")
-    # the Referee button: its icon and its word apart
-    gap = page.locator("[data-referee-link]").evaluate("""e => {
-        const icon = e.querySelector('[aria-hidden]').getBoundingClientRect();
-        const range = document.createRange(); range.setStart(e.lastChild, 0);
-        range.setEnd(e.lastChild, e.lastChild.length);
-        const word = [...range.getClientRects()].find(r => r.width > 0);
-        return word.left - icon.right; }""")
-    if gap < 3:
-        m.problems.append(f"session: the Referee button's icon and word {gap:.1f} px apart")
     assert not m.problems, "\n".join(m.problems)
     assert page.console_errors == []
 
@@ -432,8 +436,7 @@ def prize_evening() -> dict[str, Any]:
     return {"tournament": t}
 
 
-@pytest.mark.parametrize("width", [360, 320])
-@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+@pytest.mark.parametrize(("lang", "scheme", "width"), LANGUAGE_SCHEME_WIDTHS)
 def test_a_tournament_on_paper_fits_a_phone(live_server, browser, prize_evening, lang,
                                             scheme, width):
     t = prize_evening["tournament"]
@@ -505,8 +508,7 @@ def test_the_seating_plan_fits_a4_and_a_phone_with_its_long_addresses(live_serve
 # --- a tournament table's phone (scorepad/tablephone.py) -----------------------------------
 
 
-@pytest.mark.parametrize("width", [360, 320])
-@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+@pytest.mark.parametrize(("lang", "scheme", "width"), LANGUAGE_SCHEME_WIDTHS)
 def test_a_table_phones_pages_fit(live_server, browser, lang, scheme, width):
     """The table's page (its banner: table, round, seats), the form for typing a code, a
     wrong code and the page after the round: they fit and show no internal code."""

@@ -14,7 +14,7 @@ import pytest
 
 from scorepad import services
 
-from ..strength import LANGUAGE_SCHEMES
+from ..strength import LANGUAGE_SCHEMES, SCREENSHOT_SCALE
 from .phone import log_in, new_phone, quiet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -89,7 +89,8 @@ class Looker:
         if path is not None:
             self.page.goto(self.base + path)
         quiet(self.page)
-        self.page.screenshot(path=str(self.shots / f"{self.tag}-{name}.png"), full_page=True)
+        self.page.screenshot(path=str(self.shots / f"{self.tag}-{name}.png"), full_page=True,
+                             scale=SCREENSHOT_SCALE)
         self.problems += [f"{name}: {p}" for p in self.page.evaluate(self.script)]
 
 

@@ -8,9 +8,11 @@ the contract (``DOMAIN_400``: wrong credentials, unknown accounts, a name alread
 and for the limits OpenAPI 3.0 cannot state (``KNOWN_GAPS``); each names the field it
 speaks of, so a shape error of the same operation still fails.
 
-15 examples per operation (about 30 s in all), a loaded hypothesis profile's number if one
-is loaded, or ``SCHEMA_EXAMPLES``; ``SCHEMA_ONLY`` (a regular expression) picks operations
-by their label, e.g. ``SCHEMA_ONLY='POST /api/v1/sessions/$'``.
+100 examples per operation under the ``ci`` profile, 5 under ``dev`` (tests/strength.py:
+one hypothesis run per operation, some 60 of them, and generating a case from the schema
+costs more than sending it: 20 per operation took three minutes under load), or
+``SCHEMA_EXAMPLES``; ``SCHEMA_ONLY`` (a regular expression) picks operations by their
+label, e.g. ``SCHEMA_ONLY='POST /api/v1/sessions/$'``.
 """
 
 from __future__ import annotations
@@ -30,12 +32,13 @@ from schemathesis.core import NotSet
 
 from scorepad.wsgi import application
 
+from ..strength import env_examples
 from .test_schema_truth import as_published
 
 pytestmark = pytest.mark.django_db
 
-#: Examples per operation unless a hypothesis profile is loaded, or SCHEMA_EXAMPLES says.
-EXAMPLES = 15
+#: Examples per operation at full strength (``ci``); ``dev`` runs a twentieth of them.
+EXAMPLES = 100
 GAMES = ("mulatschak", "mura", "muller_matz")
 
 #: (method, path, field of the 400's ``errors``) → why it is a domain refusal, not shape.
@@ -105,14 +108,6 @@ KNOWN_GAPS = {
            ("POST", "/api/v1/referee/muller-matz/hand", ""),
            ("POST", "/api/v1/referee/muller-matz/pile", ""))},
 }
-
-
-def _examples() -> int:
-    if "SCHEMA_EXAMPLES" in os.environ:
-        return int(os.environ["SCHEMA_EXAMPLES"])
-    if settings.get_current_profile_name() != "default":
-        return settings.default.max_examples
-    return EXAMPLES
 
 
 @pytest.fixture(scope="session")
@@ -245,8 +240,9 @@ def test_no_request_the_schema_allows_is_refused_for_its_shape(operations, world
     for operation in operations:
 
         @given(case=operation.as_strategy(schemathesis.GenerationMode.POSITIVE))
-        @settings(max_examples=_examples(), deadline=None, database=None,
-                  phases=[Phase.explicit, Phase.generate], report_multiple_bugs=False,
+        @settings(max_examples=env_examples("SCHEMA_EXAMPLES", EXAMPLES, share=20),
+                  deadline=None, database=None, phases=[Phase.explicit, Phase.generate],
+                  report_multiple_bugs=False,
                   suppress_health_check=list(HealthCheck))
         def run(case: Any) -> None:
             _check(case, world, _published)
