@@ -120,18 +120,24 @@
     draw(entries);
   }
 
+  // The board the server last sent, as the scorer reads it: {board, s (the scorer), data
+  // (the session's table with the board's state), game}; null when nothing can be counted.
+  function served() {
+    const board = section(), s = scorer();
+    if (!board || !board.dataset.scorer || !s) return null;
+    try {
+      const data = Object.assign(JSON.parse(texts().table), JSON.parse(board.dataset.scorer));
+      return { board: board, s: s, data: data, game: s.get(data.game) };
+    } catch (e) { return null; }
+  }
+
   // Where the session stands after the deals this phone counts (from the state the server
   // last sent): {data, game, state, last (the board then), used, number (the next deal's)},
   // or null when nothing can be counted here.
   function standing(entries) {
-    const board = section();
-    const s = scorer();
-    if (!board || !board.dataset.scorer || !s) return null;
-    let data, game;
-    try {
-      data = Object.assign(JSON.parse(texts().table), JSON.parse(board.dataset.scorer));
-      game = s.get(data.game);
-    } catch (e) { return null; }
+    const from = served();
+    if (!from) return null;
+    const s = from.s, data = from.data, game = from.game;
     if (!game.formDeal || !game.showBoard) return null;
     // The deals counted before that have left the outbox went to the server (a counted
     // deal is never held, so never discarded): until a board of the server shows them,
@@ -255,13 +261,9 @@
   // counted from (data-scorer as the server sent it).
   async function wouldScore(body, number) {
     try { await load(); } catch (e) { return null; }
-    const board = section(), s = scorer();
-    if (!board || !board.dataset.scorer || !s) return null;
-    let data, game;
-    try {
-      data = Object.assign(JSON.parse(texts().table), JSON.parse(board.dataset.scorer));
-      game = s.get(data.game);
-    } catch (e) { return null; }
+    const from = served();
+    if (!from) return null;
+    const board = from.board, s = from.s, data = from.data, game = from.game;
     if (!game.formDeal || !game.change) return null;
     if (data.number !== number) return { at: data.number };
     const deal = game.formDeal(new URLSearchParams(body), data.players);
