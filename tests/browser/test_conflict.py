@@ -22,7 +22,7 @@ from scorepad.models import Deal
 
 from .conftest import SCREENSHOTS
 from .phone import log_in, new_phone, quiet
-from .test_offline import installed, made_deal, outbox, until
+from .test_offline import installed, made_deal, outbox, saved_offline, until
 from .test_provisional import board
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -116,10 +116,7 @@ def test_a_deal_whose_number_was_taken_is_explained_before_the_tap(live_server, 
     installed(page)
 
     # phone A, offline: deal 18, Anna bids 2 in acorns and makes it (×1: −2, the others −1)
-    page.context.set_offline(True)
-    made_deal(page)
-    page.locator("#save-button").tap()
-    until(lambda: len(outbox(page)) == 1)
+    saved_offline(page)
     until(lambda: board(page)["provisional"])
     # phone B, meanwhile: another deal 18, then a collapse as 19 (the next deal counts ×2)
     record(session, anna, played("Bert", EVEN | {"Anna": 1, "Bert": 2}), number=18)
@@ -176,10 +173,7 @@ def test_a_deal_whose_number_was_taken_is_explained_before_the_tap(live_server, 
     until(lambda: not board(page)["provisional"] and board(page)["scores"] == after)
 
     # once more, and this time A discards its deal: nothing is recorded
-    page.context.set_offline(True)
-    made_deal(page)
-    page.locator("#save-button").tap()
-    until(lambda: len(outbox(page)) == 1)
+    saved_offline(page)
     record(session, anna, played("Cilli", EVEN | {"Anna": 1, "Cilli": 2}), number=22)
     page.context.set_offline(False)
     figures_for(page, 23, language)

@@ -64,6 +64,14 @@ def made_deal(page: Any) -> None:
         page.locator(selector).tap()
 
 
+def saved_offline(page: Any) -> None:
+    """The network goes; the made deal is saved and waits on the phone, first of its list."""
+    page.context.set_offline(True)
+    made_deal(page)
+    page.locator("#save-button").tap()
+    until(lambda: len(outbox(page)) == 1)
+
+
 def test_the_app_can_be_installed(live_server, browser):
     page = new_phone(browser)
     page.goto(live_server.url + "/")
@@ -88,10 +96,7 @@ def test_a_deal_recorded_offline_survives_a_reload_and_arrives_once(live_server,
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
     installed(page)
 
-    page.context.set_offline(True)
-    made_deal(page)
-    page.locator("#save-button").tap()
-    until(lambda: len(outbox(page)) == 1)
+    saved_offline(page)
     assert "Deal 1" in outbox(page)[0] and "not sent yet" in outbox(page)[0]
     assert page.locator("#deal-form input[name=number]").input_value() == "2"
     assert "Deal 2" in page.locator("#entry h2").inner_text()

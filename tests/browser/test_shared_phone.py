@@ -15,7 +15,7 @@ from scorepad.models import Deal
 
 from .conftest import SCREENSHOTS
 from .phone import PASSWORD, log_in, new_phone
-from .test_offline import installed, made_deal, outbox, until
+from .test_offline import installed, outbox, saved_offline, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -51,10 +51,7 @@ def kept_offline(live_server: Any, page: Any, session: Any) -> None:
     log_in(page, live_server.url, "anna")
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
     installed(page)
-    page.context.set_offline(True)
-    made_deal(page)
-    page.locator("#save-button").tap()
-    until(lambda: len(outbox(page)) == 1)
+    saved_offline(page)
     page.context.route("**/deals/new", lambda route: route.abort())
     page.context.set_offline(False)
     time.sleep(0.5)
