@@ -132,12 +132,12 @@ def seed_session(deals: int, label: str = "bench") -> Seeded:
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
-    from scorepad import dealwrite, games, services
+    from scorepad import dealwrite, games, rosters, services
     from scorepad.models import Deal, DealEvent, Session
 
     username = f"bench-{label}-{deals}-{os.getpid()}-{time.monotonic_ns() % 10**9}"
     user = get_user_model().objects.create_user(username=username)  # no password: fast
-    group = services.group_create(user=user, name=f"Bench {deals}")
+    group = rosters.group_create(user=user, name=f"Bench {deals}")
     session = services.session_start(group=group, user=user, preset="salzburg",
                                      overrides=None, seats=SEATS, dealer="Dominik")
     names = services.Names.of(session)

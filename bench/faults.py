@@ -436,12 +436,12 @@ def make_tables(count: int, deals: int, label: str) -> list[Table]:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from scorepad import services
+    from scorepad import rosters, services, sharing
 
     tables = []
     for i in range(count):
         user = get_user_model().objects.create_user(username=f"bench-faults-{label}-{i}")
-        group = services.group_create(user=user, name=f"Faults {i}")
+        group = rosters.group_create(user=user, name=f"Faults {i}")
         session = services.session_start(group=group, user=user, preset="salzburg",
                                          overrides=None, seats=c.SEATS, dealer="Dominik")
         names = services.Names.of(session)
@@ -452,7 +452,7 @@ def make_tables(count: int, deals: int, label: str) -> list[Table]:
             token=Token.objects.create(user=user).key, with_number=i % 2 == 0,
             bodies=[names.deal_names(data) for data, _result in built],
             keys=[f"faults-{label}-{i}-{n}" for n in range(1, deals + 2)],
-            watch_token=services.watch_link_create(session=session)))
+            watch_token=sharing.watch_link_create(session=session)))
     return tables
 
 

@@ -135,11 +135,11 @@ def main() -> None:
                         help="seconds between two deals at a table (a real table: 60-120)")
     args = parser.parse_args()
     c.setup_django()
-    from scorepad import services
+    from scorepad import sharing
 
     t = time.perf_counter()
     seeded = [c.seed_session(20, "soak") for _ in range(args.tables)]
-    tokens = [services.watch_link_create(session=s.session) for s in seeded]
+    tokens = [sharing.watch_link_create(session=s.session) for s in seeded]
     bodies = [json.dumps(b) for b in c.continuation(seeded[0], int(args.duration) + 5)]
     print(f"seeded {args.tables} sessions in {time.perf_counter() - t:.1f} s; "
           f"{args.watchers} watchers; a deal every {args.deal_every:g} s at each table; "

@@ -71,12 +71,12 @@ def main() -> int:
         from django.test import Client
         from rest_framework.authtoken.models import Token
 
-        from scorepad import services
+        from scorepad import rosters, services
 
         call_command("migrate", verbosity=0, interactive=False)
         user = get_user_model().objects.create_user("bench-sync", password="x" * 12)
         token = Token.objects.create(user=user).key
-        group = services.group_create(user=user, name="bench")
+        group = rosters.group_create(user=user, name="bench")
         session = services.session_start(group=group, user=user, preset="salzburg",
                                          overrides=None, seats=c.SEATS)
         api = Client(HTTP_AUTHORIZATION=f"Token {token}")

@@ -170,10 +170,10 @@ def main() -> None:
         cookie = {"Cookie": first.cookie}
         token = {"Authorization": f"Token {first.token}"}
         api_board = f"{base}/api/v1/sessions/{sid}/scoreboard"
-        from scorepad import services
+        from scorepad import sharing
 
         # first: a new watch link is a new version of the session (its page shows it)
-        watch_token = services.watch_link_create(session=first.session)
+        watch_token = sharing.watch_link_create(session=first.session)
         c.wrk("warm-up", f"{base}/ping", duration=1, connections=n)
         c.wrk("warm-up", board, duration=1, connections=n, headers=cookie)
         etag = etag_of(board, cookie)

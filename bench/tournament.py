@@ -96,12 +96,12 @@ def seed(tables: int) -> tuple[object, list[tuple[int, str]], str]:
     code)], the director's token)."""
     from django.contrib.auth import get_user_model
 
-    from scorepad import accounts, games, services
+    from scorepad import accounts, games, rosters
     from scorepad.tournaments import services as tour
 
     director = get_user_model().objects.create_user(
         username=f"bench-director-{secrets.token_hex(4)}", password=secrets.token_hex(16))
-    group = services.group_create(user=director, name="bench tournament")
+    group = rosters.group_create(user=director, name="bench tournament")
     game = games.for_tournaments()[0]
     made = tour.tournament_create(group=group, user=director, name="bench evening",
                                   game=game, rounds=3, round_ends="deals",

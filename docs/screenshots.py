@@ -80,12 +80,12 @@ def seed() -> dict[str, Any]:
 
     from django.contrib.auth import get_user_model
 
-    from scorepad import games, services
+    from scorepad import games, rosters, services
     from scorepad.tournaments import services as tour
 
     game = [g for g in games.for_tournaments() if games.get(g).TOURNAMENT.ends_with_game][0]
     director = get_user_model().objects.create_user(username="wirtin", password=PASSWORD)
-    group = services.group_create(user=director, name="Gasthaus zur Post")
+    group = rosters.group_create(user=director, name="Gasthaus zur Post")
     made = tour.tournament_create(
         group=group, user=director, name="Preis-Mulatschak", game=game, preset="salzburg",
         rounds=3, round_ends="deals", deals_per_round=DEALS, table_size=4,

@@ -189,7 +189,7 @@ class StrictCharField(serializers.CharField):
 @extend_schema_field(NAME_SCHEMA)
 class NameField(StrictCharField):
     """A player's or a group's name as typed at the table (the services clean it:
-    ``services.clean_name``)."""
+    ``rosters.clean_name``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", MAX_NAME)

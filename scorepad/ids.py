@@ -44,7 +44,7 @@ def parse_count(value: object, most: int = ID_MAX) -> int | None:
     return parse_number(value, 0, most)
 
 
-#: A token as ``secrets.token_urlsafe`` writes them (services.new_token), at most as long
+#: A token as ``secrets.token_urlsafe`` writes them (sharing.new_token), at most as long
 #: as the columns that hold them. Anything else (a NUL, which PostgreSQL refuses in text;
 #: spaces, other letters) is no token and finds nothing.
 TOKEN = "[A-Za-z0-9_-]{1,64}"

@@ -37,7 +37,8 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError as DRFValidationError
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
-from . import dealwrite, games, services
+from . import dealwrite, games, rosters, services, sharing
+from .fields import MAX_NAME, hidden_character
 from .games.base import stake_of
 from .messages import input_error_message, violation_message
 from .models import (
@@ -452,7 +453,7 @@ def _import_session(obj: Any, path: str, ctx: _Context, problems: _Problems) -> 
     seats = _must_list(body.get("seats"), _join(path, "seats"), problems, 12)
     if seats is not None:
         for i, name in enumerate(seats):
-            _text(name, _join(path, "seats", i), problems, most=services.MAX_NAME)
+            _text(name, _join(path, "seats", i), problems, most=MAX_NAME)
     dealer = _text(body.get("first_dealer"), _join(path, "first_dealer"), problems, most=80)
     stake = _text(body.get("stake"), _join(path, "stake"), problems, null=True, most=40)
     currency = _text(body.get("currency"), _join(path, "currency"), problems, null=True, most=3)
@@ -663,16 +664,16 @@ def _import_group_body(body: dict[str, Any], path: str, ctx: _Context,
     sessions = _must_list(body.get("sessions"), _join(path, "sessions"), problems, MAX_SESSIONS)
     if roster is None or sessions is None:
         return
-    taken = {services.name_key(n) for n in ctx.group.players.values_list("name", flat=True)}
+    taken = {rosters.name_key(n) for n in ctx.group.players.values_list("name", flat=True)}
     for i, name in enumerate(roster):
         try:
-            cleaned = services.clean_name(name, "name")
+            cleaned = rosters.clean_name(name, "name")
         except services.InputError as e:
             problems.add(_join(path, "roster", i), e.code, input_error_message(e))
             continue
-        if services.name_key(cleaned) not in taken:
+        if rosters.name_key(cleaned) not in taken:
             Player.objects.create(group=ctx.group, name=cleaned)
-            taken.add(services.name_key(cleaned))
+            taken.add(rosters.name_key(cleaned))
     for i, item in enumerate(sessions):
         _import_session(item, _join(path, "sessions", i), ctx, problems)
     tournaments = _must_list(body.get("tournaments", []), _join(path, "tournaments"), problems,
@@ -724,14 +725,14 @@ def _import_tournament(obj: Any, path: str, ctx: _Context, problems: _Problems) 
     except services.InputError as e:
         problems.input_error(path, e)
         return
-    by_key = {services.name_key(p.name): p for p in ctx.group.players.all()}
+    by_key = {rosters.name_key(p.name): p for p in ctx.group.players.all()}
     numbers: set[int] = set()
     for i, item in enumerate(players):
         where = _join(path, "players", i)
         entry = _must_dict(item, where, problems)
         if entry is None:
             continue
-        name = _text(entry.get("name"), _join(where, "name"), problems, most=services.MAX_NAME)
+        name = _text(entry.get("name"), _join(where, "name"), problems, most=MAX_NAME)
         number = _int(entry.get("number"), _join(where, "number"), problems)
         if name is None or number is None:
             continue
@@ -739,10 +740,10 @@ def _import_tournament(obj: Any, path: str, ctx: _Context, problems: _Problems) 
             problems.add(_join(where, "number"), "duplicate", _("is there twice"))
             continue
         numbers.add(number)
-        player = by_key.get(services.name_key(name))
+        player = by_key.get(rosters.name_key(name))
         if player is None:
-            player = services.player_add(group=ctx.group, name=name)
-            by_key[services.name_key(player.name)] = player
+            player = rosters.player_add(group=ctx.group, name=name)
+            by_key[rosters.name_key(player.name)] = player
         Entrant.objects.create(tournament=made, player=player, number=number,
                                withdrawn=entry.get("withdrawn") is True)
     sessions = {str(s.uid): s for s in ctx.made}
@@ -773,7 +774,7 @@ def _import_tournament(obj: Any, path: str, ctx: _Context, problems: _Problems) 
                 continue
             made_table = TournamentTable.objects.create(
                 round=the_round, number=table_number, session=session,
-                code=services.new_token())
+                code=sharing.new_token())
             slip = row.get("slip") if row is not None else None
             made_table.session = session
             if isinstance(slip, dict):
@@ -843,7 +844,7 @@ def backup_restore(*, data: Any, merge: bool = False) -> Restored:
             name = _text(body.get("name"), _join(path, "name"), problems, most=80)
             if not name or not name.strip():
                 continue
-            hidden = services.hidden_character(name)  # as services.clean_name refuses
+            hidden = hidden_character(name)  # as rosters.clean_name refuses
             if hidden is not None:
                 e = services.InputError("name", "bad character", "bad_character", char=hidden)
                 problems.add(_join(path, "name"), e.code, input_error_message(e))
@@ -926,7 +927,7 @@ def _restore_links(group: Group, value: Any, path: str, users: Mapping[str, Any]
                    problems: _Problems) -> None:
     """Which roster player is which member (backups from before links have none)."""
     items = _must_list(value, path, problems, MAX_ROSTER)
-    roster = {services.name_key(p.name): p for p in group.players.all()}
+    roster = {rosters.name_key(p.name): p for p in group.players.all()}
     members = set(group.memberships.values_list("user_id", flat=True))
     taken_players, taken_users = set(), set()
     for i, item in enumerate(items or []):
@@ -935,7 +936,7 @@ def _restore_links(group: Group, value: Any, path: str, users: Mapping[str, Any]
         if row is None:
             continue
         name, username = row.get("player"), row.get("username")
-        player = roster.get(services.name_key(name)) if isinstance(name, str) else None
+        player = roster.get(rosters.name_key(name)) if isinstance(name, str) else None
         user = users.get(username) if isinstance(username, str) else None
         if player is None or player.pk in taken_players:
             problems.add(_join(where, "player"), "unknown_player",

@@ -269,7 +269,7 @@ class Invitation(models.Model):
     """A personal invitation: an owner asks one account to join the group with a role.
 
     Nobody becomes a member without consenting: the account joins when it accepts
-    (scorepad/services.py, ``invitation_accept``). A pending invitation is open until
+    (scorepad/sharing.py, ``invitation_accept``). A pending invitation is open until
     ``expires_at``; an account has at most one pending invitation per group (inviting it
     again updates that one)."""
 

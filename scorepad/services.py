@@ -9,18 +9,21 @@ refusal looks like (a 400, a 422, a form error) is decided at the edge.
 Deals come in as typed (player names) and are stored by player id, so renaming a player
 changes no recorded deal; ``Loaded`` (the session with its seats) translates. Whatever
 differs between games is asked of the session's game module (``scorepad.games``).
+
+This module holds the sessions, their deals and what is read of them (scoreboard,
+settlement); a group and its roster are ``scorepad.rosters``'s, watch links and
+invitations ``scorepad.sharing``'s.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from rest_framework.exceptions import ValidationError as FieldValidationError
@@ -30,7 +33,7 @@ from referee.violations import RuleError
 
 from . import dealwrite, games
 from .access import WRITERS, is_table, table_role
-from .cache import grants, versions
+from .cache import versions
 from .cache.answers import CACHE_SECONDS
 from .errors import (
     Conflict,
@@ -43,29 +46,11 @@ from .errors import (
     ServiceError,
     flatten,
 )
-from .fields import (
-    MAX_NAME,
-    MAX_SESSION_NAME,
-    MAX_SESSION_NOTE,
-    StrictIntegerField,
-    hidden_character,
-)
+from .fields import MAX_SESSION_NAME, MAX_SESSION_NOTE, StrictIntegerField, hidden_character
 from .games.base import RECENT_GAMES, named_transfer, stake_of
-from .ids import is_token
 from .loaded import Loaded, Names, last_number
-from .models import (
-    Deal,
-    DealEvent,
-    Group,
-    Invitation,
-    Invite,
-    Membership,
-    Player,
-    Removal,
-    Seat,
-    Session,
-    Tournament,
-)
+from .models import Deal, DealEvent, Group, Player, Seat, Session
+from .rosters import UNCHANGED, group_create, name_key, roster_players
 from .tournaments import tables
 
 __all__ = [  # the domain errors and the loaded session, for the callers' convenience
@@ -74,204 +59,10 @@ __all__ = [  # the domain errors and the loaded session, for the callers' conven
 ]
 
 
-# --- groups and rosters -------------------------------------------------------------
-
-
-def clean_name(name: object, field: str) -> str:
-    """A player's or group's name as stored: NFKC, blanks folded, nothing invisible."""
-    if not isinstance(name, str):
-        raise InputError(field, "must be a name", "not_name")
-    normal = unicodedata.normalize("NFKC", name)
-    code = hidden_character(normal)
-    if code is not None:
-        raise InputError(field, f"must not contain invisible or control characters "
-                         f"({code})", "bad_character", char=code)
-    cleaned = " ".join(normal.split())
-    if not cleaned:
-        raise InputError(field, "must be a name", "not_name")
-    if len(cleaned) > MAX_NAME:
-        raise InputError(field, f"must be at most {MAX_NAME} characters", "too_long",
-                         max=MAX_NAME)
-    return cleaned
-
-
-def name_key(name: str) -> str:
-    """What two names must share to be the same name (Unicode caseless matching:
-    "Straße" is "STRASSE", "Ａnna" is "anna")."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-
-
-def _name_taken(group: Group, name: str, but: int | None = None) -> bool:
-    key = name_key(name)
-    return any(name_key(other) == key for other in
-               group.players.exclude(pk=but).values_list("name", flat=True))
-
-
-@transaction.atomic
-def group_create(*, user: Any, name: str) -> Group:
-    group = Group.objects.create(name=clean_name(name, "name"))
-    Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
-    return group
-
-
-def player_add(*, group: Group, name: str) -> Player:
-    cleaned = clean_name(name, "name")
-    if _name_taken(group, cleaned):
-        raise InputError("name", "is already on the roster", "name_taken", name=cleaned)
-    try:
-        with transaction.atomic():
-            return Player.objects.create(group=group, name=cleaned)
-    except IntegrityError as e:  # a concurrent add of the same name
-        raise InputError("name", "is already on the roster", "name_taken", name=cleaned) from e
-
-
-def player_rename(*, player: Player, name: str) -> Player:
-    cleaned = clean_name(name, "name")
-    if _name_taken(player.group, cleaned, but=player.pk):
-        raise InputError("name", "is already on the roster", "name_taken", name=cleaned)
-    try:
-        with transaction.atomic():
-            Player.objects.filter(pk=player.pk).update(name=cleaned)
-            # Scoreboards show names: their ETags must change too.
-            Session.objects.filter(seats__player=player).update(version=F("version") + 1)
-            versions.publish_versions(lambda: Session.objects.filter(
-                seats__player=player).values_list("pk", "version").distinct())
-            versions.forget_names(lambda: Session.objects.filter(
-                seats__player=player).values_list("pk", flat=True))
-            # and so do the rankings of the tournaments they play (docs/tournaments.md)
-            Tournament.objects.filter(entrants__player=player).update(
-                version=F("version") + 1)
-    except IntegrityError as e:
-        raise InputError("name", "is already on the roster", "name_taken", name=cleaned) from e
-    player.name = cleaned
-    return player
-
-
-def player_link(*, player: Player, user: Any | None) -> Player:
-    """Link the roster player to a member's account ("this is me"), or unlink it (None).
-
-    An account stands behind at most one player of a group (the database says so too);
-    who may link whom is asked first (``access.check_link``).
-    """
-    if user is not None:
-        if not Membership.objects.filter(group_id=player.group_id, user=user).exists():
-            raise InputError("user", "is not a member of this group", "not_member")
-        other = (Player.objects.filter(group_id=player.group_id, user=user)
-                 .exclude(pk=player.pk).first())
-        if other is not None:
-            raise _already_linked(user, other.name)
-    try:
-        with transaction.atomic():
-            Player.objects.filter(pk=player.pk).update(user=user)
-    except IntegrityError as e:  # a concurrent link of the same account
-        raise _already_linked(user, "?") from e
-    player.user = user
-    return player
-
-
-#: Leaves a field of ``player_change`` as it is.
-UNCHANGED: Any = object()
-
-
-@transaction.atomic
-def player_change(*, player: Player, name: Any = UNCHANGED, user: Any = UNCHANGED) -> Player:
-    """Rename the player and/or link them to an account (None: unlink), all or nothing."""
-    if name is not UNCHANGED:
-        player = player_rename(player=player, name=name)
-    if user is not UNCHANGED:
-        player = player_link(player=player, user=user)
-    return player
-
-
-def _already_linked(user: Any, name: str) -> InputError:
-    username = user.get_username()
-    return InputError("user", f"{username} is already {name} in this group",
-                      "already_linked", username=username, name=name)
-
-
-def _roster_players(group: Group, names: Sequence[str], field: str) -> list[Player]:
-    """The roster's players for these names, adding the new ones (case-insensitive match)."""
-    cleaned = [clean_name(n, f"{field}.{i}") for i, n in enumerate(names)]
-    if len({name_key(n) for n in cleaned}) != len(cleaned):
-        raise InputError(field, "a name is seated twice", "seated_twice")
-    existing = {name_key(p.name): p for p in group.players.all()}
-    out = []
-    for name in cleaned:
-        player = existing.get(name_key(name))
-        out.append(player if player is not None else player_add(group=group, name=name))
-    return out
-
-
-def member_set(*, group: Group, user: Any, role: str, by: Any = None) -> Membership:
-    """Change a member's role, or make a member of an account that consented (an accepted
-    invitation; the API and the pages go through ``member_add``, which invites anybody
-    not yet a member). A group keeps at least one owner. ``by``: the owner asking,
-    checked again under the group's lock (PermissionDenied if no longer)."""
-    if role not in Membership.Role.values:
-        raise InputError("role", "must be owner, editor or viewer", "not_choice",
-                         choices="owner, editor, viewer")
-    rank = {Membership.Role.VIEWER: 0, Membership.Role.EDITOR: 1, Membership.Role.OWNER: 2}
-    with transaction.atomic():
-        _lock_group(group.pk, by)
-        current = Membership.objects.select_for_update().filter(group=group, user=user).first()
-        if current is not None and current.role == Membership.Role.OWNER and role != "owner":
-            _keep_an_owner(group, user)
-        if current is not None and rank[role] < rank[current.role]:
-            _removed(group, user)
-        membership, _ = Membership.objects.update_or_create(
-            group=group, user=user, defaults={"role": role}
-        )
-        return membership
-
-
-def member_remove(*, group: Group, user: Any, by: Any = None) -> None:
-    """Remove a member (same rules and ``by`` as member_set); older invitations no longer
-    let them in."""
-    with transaction.atomic():
-        _lock_group(group.pk, by)
-        current = Membership.objects.select_for_update().filter(group=group, user=user).first()
-        if current is None:
-            raise InputError("username", "is not a member of this group", "not_member")
-        if current.role == Membership.Role.OWNER:
-            _keep_an_owner(group, user)
-        current.delete()
-        _removed(group, user)
-        # Whoever leaves a group takes their name with them: no statistics follow.
-        Player.objects.filter(group=group, user=user).update(user=None)
-
-
-def _lock_group(group_id: int, owner: Any = None) -> None:
-    """Membership changes of one group take turns (the group's row lock on PostgreSQL;
-    SQLite's IMMEDIATE transactions take turns anyway): two owners removing or demoting
-    each other at once cannot both see the other one still there. ``owner``, if given,
-    must still be an owner once the lock is held (the access check ran before it)."""
-    Group.objects.select_for_update().filter(pk=group_id).values_list("pk").first()
-    if owner is not None and not Membership.objects.filter(
-            group_id=group_id, user=owner, role=Membership.Role.OWNER).exists():
-        raise PermissionDenied
-
-
-def _removed(group: Group, user: Any) -> None:
-    """Remember when the member lost access, so that older invitation links stay closed to
-    them; a personal invitation still pending is revoked."""
-    now = timezone.now()
-    Removal.objects.update_or_create(group=group, user=user, defaults={"at": now})
-    Invitation.objects.filter(group=group, user=user, status=Invitation.Status.PENDING
-                              ).update(status=Invitation.Status.REVOKED, answered_at=now)
-
-
-def _keep_an_owner(group: Group, leaving: Any) -> None:
-    others = Membership.objects.filter(group=group, role=Membership.Role.OWNER).exclude(
-        user=leaving
-    )
-    if not others.exists():
-        raise InputError("role", "a group needs at least one owner", "last_owner")
-
-
 # --- sessions -------------------------------------------------------------------------
 
 
-def _rules_of(game: games.Game, preset: str | None, overrides: Mapping[str, object] | None
+def frozen_rules(game: games.Game, preset: str | None, overrides: Mapping[str, object] | None
               ) -> games.GameRules:
     try:
         return game.rules(preset, overrides)
@@ -308,17 +99,17 @@ def session_start(
         raise InputError("game", "must be one of " + ", ".join(games.names()), "not_choice",
                          choices=", ".join(games.names()))
     the_game = games.get(game)
-    frozen = _rules_of(the_game, preset, overrides)
+    frozen = frozen_rules(the_game, preset, overrides)
     if not isinstance(seats, list | tuple) or not frozen.fewest <= len(seats) <= frozen.most:
         raise InputError("seats", f"seat {frozen.fewest} to {frozen.most} players",
                          "players_count", min=frozen.fewest, max=frozen.most)
-    money = _stake(stake, currency)
+    money = clean_stake(stake, currency)
     about = {"name": clean_session_name(name), "note": clean_session_note(note)}
     if date is not None:
         about["date"] = clean_session_date(date)
     if group is None:
         group = group_create(user=user, name=group_name or "")
-    players = _roster_players(group, seats, "seats")
+    players = roster_players(group, seats, "seats")
     first = players[-1]  # the last seat deals first unless the table says otherwise
     if dealer is not None:
         by_name = {name_key(p.name): p for p in players}
@@ -345,7 +136,7 @@ def session_seat(*, group: Group, game: games.Game, preset: str, rules: dict[str
         first_dealer=dealer,
         stake=money[0] if money else None,
         currency=money[1] if money else "",
-        created_by=_user(user),
+        created_by=acting_account(user),
         **(about or {}),
     )
     Seat.objects.bulk_create(
@@ -358,7 +149,7 @@ def session_seat(*, group: Group, game: games.Game, preset: str, rules: dict[str
     return session
 
 
-def _stake(stake: str | None, currency: str | None) -> tuple[Decimal, str] | None:
+def clean_stake(stake: str | None, currency: str | None) -> tuple[Decimal, str] | None:
     """No stake, no money; a stake needs a currency and at most its minor unit's places."""
     if stake in (None, ""):
         return None
@@ -481,7 +272,7 @@ def session_set_status(*, session: Session, status: str) -> Session:
 # --- deals -------------------------------------------------------------------------------
 
 
-def _user(user: Any) -> Any:
+def acting_account(user: Any) -> Any:
     """The account behind a change (None: nobody, or a table's phone by its code)."""
     if not getattr(user, "is_authenticated", False) or getattr(user, "pk", None) is None:
         return None
@@ -585,7 +376,7 @@ def deal_record(
         except RulesBroken as e:
             raise RulesBroken(e.violations, expected) from e
         row = Deal(session=row_session, number=expected, kind=game.kind(stored), data=stored,
-                   result=result, created_by=_user(user))
+                   result=result, created_by=acting_account(user))
         dealwrite.record(locked, row, new_state, game.finished_game(result))
         after = Loaded(row_session, locked.names, row.number)
         versions.publish_version(row_session.pk, row_session.version,
@@ -657,7 +448,7 @@ def deal_correct(
         dealwrite.correct(row, stored, game.kind(stored))
         _save_replay(row_session, replayed, state)
         dealwrite.log(row_session, number, DealEvent.Action.UPDATE, before, row.data,
-                      _user(user))
+                      acting_account(user))
         if locked.table_deals is not None:
             tables.after_change(row_session)
         row.refresh_from_db()
@@ -679,7 +470,8 @@ def deal_delete(*, session: Session | Loaded, user: Any, number: int) -> None:
         before = row.data
         dealwrite.delete(row)
         _save_replay(row_session, replayed, state)
-        dealwrite.log(row_session, number, DealEvent.Action.DELETE, before, None, _user(user))
+        dealwrite.log(row_session, number, DealEvent.Action.DELETE, before, None,
+                      acting_account(user))
         if locked.table_deals is not None:
             tables.after_change(row_session)
 
@@ -782,12 +574,13 @@ def scoreboard(session: Session | Loaded, names: Names | None = None,
     """The scoreboard the API answers (README.md, "The scorepad API"), from the cached
     state: a constant number of queries; one page of the finished games (``games_page``)."""
     loaded = Loaded.of(session, names)
+    number = loaded.next_number   # first: the state it reads with it is of the same moment
     game = games.of(loaded.session)
     view, total = _with_games_page(loaded.session, games_page)
     board = game.board(view, loaded.names)
     _page_games(board, games_page, total)
     board |= {"status": loaded.session.status, "version": loaded.session.version,
-              "next_number": loaded.next_number}
+              "next_number": number}
     if game.BALANCES_ALWAYS or loaded.session.stake is not None:
         board["balances"] = _balances(loaded, game)
     return board
@@ -820,213 +613,3 @@ def settlement(session: Session | Loaded, names: Names | None = None) -> dict[st
         "pairs": [named_transfer(t, names) for t in money.pairs],
         "transfers": [named_transfer(t, names) for t in money.transfers],
     }
-
-
-# --- sharing: watch links and invites ---------------------------------------------------
-
-#: 32 bytes from ``secrets``: 256 bits, far beyond guessing (128 bits would already be).
-TOKEN_BYTES = 32
-INVITE_DAYS = 7
-
-
-def new_token() -> str:
-    import secrets
-
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def watch_link_create(*, session: Session) -> str:
-    """The session's watch token, made now if it has none. A new link is a new version
-    of the session (its page shows the link: pages are reused per version)."""
-    with transaction.atomic():
-        locked = Session.objects.select_for_update().get(pk=session.pk)
-        if not locked.watch_token:
-            locked.watch_token = new_token()
-            Session.objects.filter(pk=locked.pk).update(watch_token=locked.watch_token,
-                                                        version=F("version") + 1)
-            locked.version += 1
-            versions.publish_version(locked.pk, locked.version)
-    session.watch_token, session.version = locked.watch_token, locked.version
-    return str(locked.watch_token)
-
-
-def watch_link_revoke(*, session: Session) -> None:
-    """The watch link stops working at once; a new version of the session (its page no
-    longer shows the link)."""
-    with transaction.atomic():
-        locked = Session.objects.select_for_update().get(pk=session.pk)
-        if locked.watch_token:
-            Session.objects.filter(pk=locked.pk).update(watch_token=None,
-                                                        version=F("version") + 1)
-            locked.version += 1
-            versions.publish_version(locked.pk, locked.version)
-        grants.bump(grants.watch_key(session.pk))
-    session.watch_token, session.version = None, locked.version
-
-
-def session_by_watch_token(token: str) -> Session:
-    """The session a watch link shows; Session.DoesNotExist for unknown or revoked ones."""
-    if not is_token(token):
-        raise Session.DoesNotExist
-    return Session.objects.select_related("group").get(watch_token=token)
-
-
-def watch_version(token: str) -> tuple[int, int] | None:
-    """(session id, version) of a watch link's session in one small query; None for
-    unknown or revoked tokens (a polled watch board needs no more before its 304)."""
-    if not is_token(token):
-        return None
-    row = Session.objects.filter(watch_token=token).values_list("pk", "version").first()
-    return None if row is None else (int(row[0]), int(row[1]))
-
-
-INVITE_MAX_DAYS = 30
-INVITE_MAX_USES = 100
-
-
-def invite_create(*, group: Group, user: Any, role: str, days: int = INVITE_DAYS,
-                  uses: int = 1) -> Invite:
-    """A new invitation link for ``uses`` people, open for ``days`` days."""
-    if role not in Membership.Role.values:
-        raise InputError("role", "must be owner, editor or viewer", "not_choice",
-                         choices="owner, editor, viewer")
-    for field, value, most in (("days", days, INVITE_MAX_DAYS), ("uses", uses, INVITE_MAX_USES)):
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
-            raise InputError(field, f"must be a whole number from 1 to {most}", "not_between",
-                             min=1, max=most)
-    return Invite.objects.create(
-        group=group, token=new_token(), role=role, created_by=_user(user),
-        expires_at=timezone.now() + timedelta(days=days), max_uses=uses,
-    )
-
-
-def _open(invites: Any) -> Any:
-    return invites.filter(revoked_at__isnull=True, expires_at__gt=timezone.now(),
-                          uses__lt=F("max_uses"))
-
-
-def open_invites(group: Group) -> Any:
-    """The group's invitations that can still let somebody in."""
-    return _open(group.invites.all())
-
-
-def invite_revoke(*, group: Group, invite_id: int) -> None:
-    open_invites(group).filter(pk=invite_id).update(revoked_at=timezone.now())
-
-
-def invite_by_token(token: str) -> Invite:
-    """An open invite; Invite.DoesNotExist for unknown, expired, revoked or used-up tokens."""
-    if not is_token(token):
-        raise Invite.DoesNotExist
-    return _open(Invite.objects.select_related("group")).get(token=token)
-
-
-def invite_usable_by(invite: Invite, user: Any) -> bool:
-    """False if ``user`` was removed from the group (or demoted) after the invite was
-    made: an old link does not undo a removal."""
-    return not Removal.objects.filter(group_id=invite.group_id, user=user,
-                                      at__gte=invite.created_at).exists()
-
-
-def invite_accept(*, invite: Invite, user: Any) -> Membership:
-    """Join with the invite's role, using up one of its uses; a member keeps a higher role
-    they already have (and uses nothing up). InviteGone when the invite is used up,
-    expired or revoked by now, or older than the user's removal from the group."""
-    rank = {Membership.Role.VIEWER: 0, Membership.Role.EDITOR: 1, Membership.Role.OWNER: 2}
-    with transaction.atomic():
-        _lock_group(invite.group_id)
-        current = Membership.objects.filter(group_id=invite.group_id, user=user).first()
-        if current is not None and rank[current.role] >= rank[invite.role]:
-            return current
-        if not invite_usable_by(invite, user):
-            raise InviteGone("removed after the invite was made")
-        taken = _open(Invite.objects.filter(pk=invite.pk)).update(uses=F("uses") + 1)
-        if not taken:  # the last use went to somebody else meanwhile, or it was revoked
-            raise InviteGone("used up, expired or revoked")
-        membership, _ = Membership.objects.update_or_create(
-            group_id=invite.group_id, user=user, defaults={"role": invite.role}
-        )
-        return membership
-
-
-# --- personal invitations: nobody becomes a member without consenting ------------------------
-
-INVITATION_DAYS = 7
-_RANK = {Membership.Role.VIEWER: 0, Membership.Role.EDITOR: 1, Membership.Role.OWNER: 2}
-
-
-def member_add(*, group: Group, user: Any, role: str, by: Any = None
-               ) -> Membership | Invitation:
-    """What an owner's "add this account" does: a member's role changes (member_set); any
-    other account is invited and joins only when it accepts (``invitation_accept``).
-    Inviting an account with a pending invitation renews that one (its role, who sent it,
-    another INVITATION_DAYS days): one pending invitation per account and group."""
-    if role not in Membership.Role.values:
-        raise InputError("role", "must be owner, editor or viewer", "not_choice",
-                         choices="owner, editor, viewer")
-    with transaction.atomic():
-        _lock_group(group.pk, by)
-        if Membership.objects.filter(group=group, user=user).exists():
-            return member_set(group=group, user=user, role=role, by=by)
-        now = timezone.now()
-        invitation, _created = Invitation.objects.update_or_create(
-            group=group, user=user, status=Invitation.Status.PENDING,
-            defaults={"role": role, "invited_by": _user(by), "sent_at": now,
-                      "expires_at": now + timedelta(days=INVITATION_DAYS)})
-        return invitation
-
-
-def _pending(invitations: Any) -> Any:
-    return invitations.filter(status=Invitation.Status.PENDING,
-                              expires_at__gt=timezone.now())
-
-
-def invitations_of(user: Any) -> Any:
-    """The account's pending invitations, the newest first."""
-    return _pending(Invitation.objects.filter(user=user)).select_related(
-        "group", "invited_by").order_by("-sent_at", "-pk")
-
-
-def invitations_to(group: Group) -> Any:
-    """The group's pending invitations, by username."""
-    return _pending(group.invitations.all()).select_related(
-        "user", "invited_by").order_by("user__username")
-
-
-def invitation_accept(*, user: Any, invitation_id: int) -> Membership:
-    """``user`` joins with the invitation's role (a member keeps a higher role they have
-    meanwhile). Only the invited account, and only once: NotFound for anybody else's
-    invitation and for one accepted, declined, revoked or expired (also when two accepts
-    race: one of them joins)."""
-    with transaction.atomic():
-        invitation = _pending(Invitation.objects.filter(pk=invitation_id, user=user)).first()
-        if invitation is None:
-            raise NotFound("no such invitation")
-        _lock_group(invitation.group_id)
-        taken = _pending(Invitation.objects.filter(pk=invitation.pk)).update(
-            status=Invitation.Status.ACCEPTED, answered_at=timezone.now())
-        if not taken:
-            raise NotFound("no such invitation")
-        current = Membership.objects.filter(group_id=invitation.group_id, user=user).first()
-        if current is not None and _RANK[current.role] >= _RANK[invitation.role]:
-            return current
-        membership, _created = Membership.objects.update_or_create(
-            group_id=invitation.group_id, user=user, defaults={"role": invitation.role})
-        return membership
-
-
-def invitation_decline(*, user: Any, invitation_id: int) -> None:
-    """``user`` says no; NotFound as for ``invitation_accept``."""
-    if not _pending(Invitation.objects.filter(pk=invitation_id, user=user)).update(
-            status=Invitation.Status.DECLINED, answered_at=timezone.now()):
-        raise NotFound("no such invitation")
-
-
-def invitation_revoke(*, group: Group, invitation_id: int, by: Any = None) -> None:
-    """An owner takes a pending invitation back (``by`` as for member_set); NotFound when
-    the group has no such pending invitation."""
-    with transaction.atomic():
-        _lock_group(group.pk, by)
-        if not _pending(Invitation.objects.filter(pk=invitation_id, group=group)).update(
-                status=Invitation.Status.REVOKED, answered_at=timezone.now()):
-            raise NotFound("no such invitation")

@@ -20,7 +20,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 
-from scorepad import card, services
+from scorepad import card, sharing
 from scorepad.access import READ, session_for
 from scorepad.cache import backend
 from scorepad.models import Session
@@ -93,7 +93,7 @@ def session_card(request: Request, session_id: int) -> HttpResponse:
 @renderer_classes([JSONRenderer, PNGRenderer])
 def watch_card(request: Request, token: str) -> HttpResponse:
     try:
-        session = services.session_by_watch_token(token)
+        session = sharing.session_by_watch_token(token)
     except Session.DoesNotExist:
         raise Http404 from None
     return _answer(request, session, secret=True)

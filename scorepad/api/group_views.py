@@ -1,7 +1,7 @@
 """Groups, their rosters, members and invitations: thin adapters, access checks in
-scorepad.access, every change through scorepad.services. Nobody becomes a member without
-consenting: adding an account that is not a member invites it (202), and it joins when
-it accepts."""
+scorepad.access, every change through scorepad.rosters (groups, players, members) and
+scorepad.sharing (invitations). Nobody becomes a member without consenting: adding an
+account that is not a member invites it (202), and it joins when it accepts."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import services
+from scorepad import rosters, services, sharing
 from scorepad.access import MANAGE, READ, WRITE, check_link, group_for
 from scorepad.fields import USERNAME_SCHEMA
 from scorepad.models import Invitation, Membership, Player
@@ -52,7 +52,7 @@ def groups(request: Request) -> Response:
         data = sp.GroupIn(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            group = services.group_create(user=request.user, name=data.validated_data["name"])
+            group = rosters.group_create(user=request.user, name=data.validated_data["name"])
         except services.InputError as e:
             raise invalid(e) from e
         return Response(_group_out(group, Membership.Role.OWNER), status=201)
@@ -77,7 +77,7 @@ def players(request: Request, group_id: int) -> Response:
         data = sp.PlayerIn(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            player = services.player_add(group=group, name=data.validated_data["name"])
+            player = rosters.player_add(group=group, name=data.validated_data["name"])
         except services.InputError as e:
             raise invalid(e) from e
         return Response(_player_out(player), status=201)
@@ -114,9 +114,9 @@ def player_detail(request: Request, group_id: int, player_id: int) -> Response:
             return validation_response({"user": [_("No account has this username.")]})
         check_link(request.user, player, target)
     try:
-        player = services.player_change(
-            player=player, name=changes.get("name", services.UNCHANGED),
-            user=target if "user" in changes else services.UNCHANGED)
+        player = rosters.player_change(
+            player=player, name=changes.get("name", rosters.UNCHANGED),
+            user=target if "user" in changes else rosters.UNCHANGED)
     except services.InputError as e:
         raise invalid(e) from e
     return Response(_player_out(player))
@@ -175,13 +175,13 @@ def members(request: Request, group_id: int) -> Response:
     try:
         if request.method == "POST":
             role = data.validated_data.get("role", Membership.Role.VIEWER)
-            added = services.member_add(group=group, user=user, role=role, by=request.user)
+            added = sharing.member_add(group=group, user=user, role=role, by=request.user)
             if isinstance(added, Invitation):
                 return Response(sp.InvitationSentOut({"invitation": invitation_out(added)}
                                                      ).data, status=202)
             return Response(sp.MemberOut({"username": user.get_username(), "role": added.role}
                                          ).data)
-        services.member_remove(group=group, user=user, by=request.user)
+        rosters.member_remove(group=group, user=user, by=request.user)
     except services.InputError as e:
         raise invalid(e) from e
     return Response(status=204)
@@ -206,7 +206,7 @@ def invitation_out(invitation: Invitation) -> dict[str, Any]:
 @permission_classes([IsAuthenticated])
 def group_invitations(request: Request, group_id: int) -> Response:
     group = group_for(request.user, group_id, MANAGE)
-    return Response([invitation_out(i) for i in services.invitations_to(group)])
+    return Response([invitation_out(i) for i in sharing.invitations_to(group)])
 
 
 @extend_schema(parameters=[IDEMPOTENCY], request=None, responses={204: None, **ERRORS_4XX},
@@ -219,7 +219,7 @@ def group_invitations(request: Request, group_id: int) -> Response:
 def group_invitation(request: Request, group_id: int, invitation_id: int) -> Response:
     group = group_for(request.user, group_id, MANAGE)
     try:
-        services.invitation_revoke(group=group, invitation_id=invitation_id, by=request.user)
+        sharing.invitation_revoke(group=group, invitation_id=invitation_id, by=request.user)
     except services.NotFound:
         raise Http404 from None
     return Response(status=204)
@@ -230,7 +230,7 @@ def group_invitation(request: Request, group_id: int, invitation_id: int) -> Res
 @api_view(["GET"])
 @permission_classes([IsAuthenticated])
 def invitations(request: Request) -> Response:
-    return Response([invitation_out(i) for i in services.invitations_of(request.user)])
+    return Response([invitation_out(i) for i in sharing.invitations_of(request.user)])
 
 
 @extend_schema(parameters=[IDEMPOTENCY], request=None,
@@ -244,7 +244,7 @@ def invitations(request: Request) -> Response:
 @idempotent
 def invitation_accept(request: Request, invitation_id: int) -> Response:
     try:
-        membership = services.invitation_accept(user=request.user,
+        membership = sharing.invitation_accept(user=request.user,
                                                 invitation_id=invitation_id)
     except services.NotFound:
         raise Http404 from None
@@ -261,7 +261,7 @@ def invitation_accept(request: Request, invitation_id: int) -> Response:
 @idempotent
 def invitation_decline(request: Request, invitation_id: int) -> Response:
     try:
-        services.invitation_decline(user=request.user, invitation_id=invitation_id)
+        sharing.invitation_decline(user=request.user, invitation_id=invitation_id)
     except services.NotFound:
         raise Http404 from None
     return Response(status=204)

@@ -1,9 +1,10 @@
 """Sessions, their deals, scoreboards, history, watch links and money (README.md,
 "The scorepad API").
 
-Thin adapters: access checks in scorepad.access, every change through scorepad.services,
-which take the request's data as it is and check it themselves; every answer through the
-serializer of the session's game (``scorepad_serializers.for_game``).
+Thin adapters: access checks in scorepad.access, every change through scorepad.services
+(watch links through scorepad.sharing), which take the request's data as it is and check
+it themselves; every answer through the serializer of the session's game
+(``scorepad_serializers.for_game``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import games, services
+from scorepad import games, services, sharing
 from scorepad.access import (
     READ,
     WRITE,
@@ -363,9 +364,9 @@ def history(request: Request, session_id: int) -> Response:
 def watch_link(request: Request, session_id: int) -> Response:
     session = session_for(request.user, session_id, WRITE)
     if request.method == "DELETE":
-        services.watch_link_revoke(session=session)
+        sharing.watch_link_revoke(session=session)
         return Response(status=204)
-    token = services.watch_link_create(session=session)
+    token = sharing.watch_link_create(session=session)
     url = request.build_absolute_uri(reverse("scorepad:watch", kwargs={"token": token}))
     response = Response(sp.WatchLinkOut({"token": token, "url": url}).data)
     response["Cache-Control"] = "no-store"
@@ -378,13 +379,13 @@ def watch_link(request: Request, session_id: int) -> Response:
 @authentication_classes([])
 @permission_classes([AllowAny])
 def watch_scoreboard(request: Request, token: str) -> Any:
-    found = services.watch_version(token)
+    found = sharing.watch_version(token)
     if found is None:
         raise Http404
 
     def build() -> tuple[str, bytes, str]:
         try:
-            session = services.session_by_watch_token(token)
+            session = sharing.session_by_watch_token(token)
         except Session.DoesNotExist:
             raise Http404 from None
         return (services.scoreboard_etag(session, "watch-api"), _board_json(session),

@@ -3,7 +3,7 @@ render each version of a scoreboard once.
 
 A poll first learns the session's version: from the cache, with a signed grant in the
 polled URL standing for the login, without any query (``grants``); else with one small
-query (``access.poll_for`` or ``services.watch_version``). The ETag is made of the session
+query (``access.poll_for`` or ``sharing.watch_version``). The ETag is made of the session
 id, that version and whatever else changes the answer (format, language, role). When the
 client has it: 304, nothing loaded or rendered. Otherwise the answer is built once per
 ETag and kept in the cache: an ETag names exactly one content (every change to a session

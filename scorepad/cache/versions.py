@@ -8,7 +8,7 @@
   ``LOCAL_SECONDS`` (``remember``, ``recalled``): the next polls' 304s need no round trip.
 - **The group** (``sg:<session id>``): it never changes.
 - **Seats and names** (``nm:<session id>``, read in ``loaded.Names.of``): the seats never
-  change after the start; a player's name does (``services.player_rename`` forgets the
+  change after the start; a player's name does (``rosters.player_rename`` forgets the
   entries of every session the player sits in, after its commit: ``forget_names``).
 
 Only trusted when every process sees the same cache (``backend.shared()``).

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from .. import games, services
+from .. import games, rosters, services, sharing
 from ..errors import Conflict, InputError, NotFound
 from ..fields import MAX_NAME
 from ..models import (
@@ -63,7 +63,7 @@ def _choice(value: object, field: str, choices: Sequence[str]) -> str:
 
 
 def _name(value: object) -> str:
-    cleaned = services.clean_name(value, "name")
+    cleaned = rosters.clean_name(value, "name")
     return cleaned[:TOURNAMENT_NAME_MAX]
 
 
@@ -78,7 +78,7 @@ def tournament_create(*, group: Group, user: Any, name: object, game: object,
     the_game = games.get(_choice(game, "game", games.for_tournaments()))
     play = the_game.TOURNAMENT
     assert play is not None
-    frozen = services._rules_of(the_game, preset, overrides)
+    frozen = services.frozen_rules(the_game, preset, overrides)
     count = _count(rounds, "rounds", 1, MAX_ROUNDS)
     ends = _choice(round_ends, "round_ends", Tournament.RoundEnds.values)
     if ends == Tournament.RoundEnds.GAME and not play.ends_with_game:
@@ -86,7 +86,7 @@ def tournament_create(*, group: Group, user: Any, name: object, game: object,
     per_round = (_count(deals_per_round, "deals_per_round", 1, MAX_DEALS)
                  if ends == Tournament.RoundEnds.DEALS else None)
     size = _count(table_size, "table_size", frozen.fewest, frozen.most)
-    money = services._stake(stake, currency)
+    money = services.clean_stake(stake, currency)
     return Tournament.objects.create(
         group=group, name=cleaned, game=the_game.NAME, preset=frozen.preset,
         rules=frozen.params, seats_fewest=frozen.fewest, seats_most=frozen.most,
@@ -94,7 +94,7 @@ def tournament_create(*, group: Group, user: Any, name: object, game: object,
         table_size=size, scoring=_choice(scoring, "scoring", Tournament.Scoring.values),
         draw=_choice(draw, "draw", Tournament.Draw.values),
         stake=money[0] if money else None, currency=money[1] if money else "",
-        screen_token=services.new_token(), created_by=services._user(user),
+        screen_token=sharing.new_token(), created_by=services.acting_account(user),
     )
 
 
@@ -118,16 +118,16 @@ def _registration_open(tournament: Tournament) -> None:
 def entrant_register(*, tournament: Tournament, name: object) -> Entrant:
     """Register a player (a roster name of the group, added if new) with the next start
     number; open until the last round is drawn."""
-    cleaned = services.clean_name(name, "name")
+    cleaned = rosters.clean_name(name, "name")
     with transaction.atomic():
         locked = _locked(tournament)
         _registration_open(locked)
-        key = services.name_key(cleaned)
-        if any(services.name_key(n) == key for n in
+        key = rosters.name_key(cleaned)
+        if any(rosters.name_key(n) == key for n in
                locked.entrants.values_list("player__name", flat=True)):
             raise InputError("name", "is already registered", "already_registered",
                              name=cleaned)
-        player = services._roster_players(locked.group, [cleaned], "name")[0]
+        player = rosters.roster_players(locked.group, [cleaned], "name")[0]
         last = locked.entrants.aggregate(n=Max("number"))["n"] or 0
         entrant = Entrant.objects.create(tournament=locked, player=player, number=last + 1)
         _bump(locked)
@@ -137,12 +137,12 @@ def entrant_register(*, tournament: Tournament, name: object) -> Entrant:
 
 def entrant_withdraw(*, tournament: Tournament, name: object) -> Entrant:
     """Withdraw a registered player: their results stay, they are not drawn again."""
-    cleaned = services.clean_name(name, "name")
+    cleaned = rosters.clean_name(name, "name")
     with transaction.atomic():
         locked = _locked(tournament)
-        key = services.name_key(cleaned)
+        key = rosters.name_key(cleaned)
         entrant = next((e for e in locked.entrants.select_related("player")
-                        if services.name_key(e.player.name) == key), None)
+                        if rosters.name_key(e.player.name) == key), None)
         if entrant is None:
             raise InputError("name", "is not registered", "not_registered", name=cleaned)
         if not entrant.withdrawn:
@@ -213,7 +213,7 @@ def round_draw(*, tournament: Tournament, user: Any,
                 group=locked.group, game=game, preset=locked.preset, rules=locked.rules,
                 players=players, dealer=by_id[dealer], money=money, user=user)
             TournamentTable.objects.create(round=new_round, number=index, session=session,
-                                           code=services.new_token())
+                                           code=sharing.new_token())
         Tournament.objects.filter(pk=locked.pk).update(
             version=F("version") + 1, status=Tournament.Status.PLAYING)
         return new_round

@@ -4,8 +4,9 @@ invitations (``groups``), the account (``account``), and the project's own pages
 error handlers (``project``). ``common`` holds what they share.
 
 Views only adapt: access through ``scorepad.access``, every change through
-``scorepad.services``, and whatever differs between games asked of the session's game
-module, once per view.
+``scorepad.services`` (a group and its roster through ``scorepad.rosters``, links and
+invitations through ``scorepad.sharing``), and whatever differs between games asked of
+the session's game module, once per view.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .. import import_export, services
+from .. import import_export, rosters, services, sharing
 from ..access import MANAGE, READ, WRITE, group_for, role_in, visible_groups
 from ..forms import GroupForm, PlayerForm
 from ..guests import account_required
@@ -33,7 +33,7 @@ def groups(request: HttpRequest) -> HttpResponse:
     form = GroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            group = services.group_create(user=request.user, name=form.cleaned_data["name"])
+            group = rosters.group_create(user=request.user, name=form.cleaned_data["name"])
         except services.InputError as e:
             form.add_error("name", input_error_message(e))
         else:
@@ -57,9 +57,9 @@ def group(request: HttpRequest, group_id: int) -> HttpResponse:
                 player = None if number is None else the_group.players.filter(pk=number).first()
                 if player is None:
                     raise Http404
-                services.player_rename(player=player, name=form.cleaned_data["name"])
+                rosters.player_rename(player=player, name=form.cleaned_data["name"])
             else:
-                services.player_add(group=the_group, name=form.cleaned_data["name"])
+                rosters.player_add(group=the_group, name=form.cleaned_data["name"])
         except services.InputError as e:
             form.add_error("name", input_error_message(e))
         else:
@@ -86,10 +86,10 @@ def _render_group(request: HttpRequest, the_group: Any, form: PlayerForm,
             "invites": [
                 {"invite": i, "url": request.build_absolute_uri(
                     reverse("scorepad:join", kwargs={"token": i.token}))}
-                for i in services.open_invites(the_group)
+                for i in sharing.open_invites(the_group)
             ] if owner else [],
             "roles": Membership.Role.choices,
-            "invitations": services.invitations_to(the_group) if owner else (),
+            "invitations": sharing.invitations_to(the_group) if owner else (),
         },
     )
 
@@ -134,11 +134,11 @@ def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
             invite_id = parse_id(request.POST["revoke"])
             if invite_id is None:
                 raise Http404
-            services.invite_revoke(group=the_group, invite_id=invite_id)
+            sharing.invite_revoke(group=the_group, invite_id=invite_id)
         else:
-            services.invite_create(group=the_group, user=request.user,
+            sharing.invite_create(group=the_group, user=request.user,
                                    role=request.POST.get("role", ""),
-                                   days=_count(request.POST.get("days"), services.INVITE_DAYS),
+                                   days=_count(request.POST.get("days"), sharing.INVITE_DAYS),
                                    uses=_count(request.POST.get("uses"), 1))
     except (services.InputError, ValueError) as e:
         message = input_error_message(e) if isinstance(e, services.InputError) else str(e)
@@ -161,7 +161,7 @@ def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
         messages.error(request, _("No account has this username."))
         return redirect("scorepad:group", group_id=the_group.pk)
     try:
-        added = services.member_add(group=the_group, user=account,
+        added = sharing.member_add(group=the_group, user=account,
                                     role=request.POST.get("role", ""), by=request.user)
     except services.InputError as e:
         messages.error(request, input_error_message(e))
@@ -181,7 +181,7 @@ def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
 def invitation_revoke(request: HttpRequest, group_id: int, invitation_id: int) -> HttpResponse:
     the_group = group_for(request.user, group_id, MANAGE)
     try:
-        services.invitation_revoke(group=the_group, invitation_id=invitation_id,
+        sharing.invitation_revoke(group=the_group, invitation_id=invitation_id,
                                    by=request.user)
     except services.NotFound:
         raise Http404 from None
@@ -194,7 +194,7 @@ def invitation_revoke(request: HttpRequest, group_id: int, invitation_id: int) -
 def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
     """The invited account joins (its home page lists its invitations)."""
     try:
-        membership = services.invitation_accept(user=request.user,
+        membership = sharing.invitation_accept(user=request.user,
                                                 invitation_id=invitation_id)
     except services.NotFound:
         raise Http404 from None
@@ -207,7 +207,7 @@ def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
 @require_POST
 def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse:
     try:
-        services.invitation_decline(user=request.user, invitation_id=invitation_id)
+        sharing.invitation_decline(user=request.user, invitation_id=invitation_id)
     except services.NotFound:
         raise Http404 from None
     messages.success(request, _("Invitation declined."))
@@ -232,14 +232,14 @@ def _count(value: str | None, default: int) -> int:
 @require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:
     try:
-        invite = services.invite_by_token(token)
+        invite = sharing.invite_by_token(token)
     except Invite.DoesNotExist:
         return _join_gone(request)
-    if not services.invite_usable_by(invite, request.user):
+    if not sharing.invite_usable_by(invite, request.user):
         return _join_gone(request)
     if request.method == "POST":
         try:
-            services.invite_accept(invite=invite, user=request.user)
+            sharing.invite_accept(invite=invite, user=request.user)
         except services.InviteGone:
             return _join_gone(request)
         messages.success(request, _("Welcome to %(g)s.") % {"g": invite.group.name})

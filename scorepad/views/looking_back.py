@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from .. import charts, games, ratings, services, stats
+from .. import charts, games, ratings, rosters, services, stats
 from ..access import READ, WRITERS, check_link, group_for, role_in, session_for
 from ..forms import HistoryFilter
 from ..ids import parse_id
@@ -259,7 +259,7 @@ def player_link(request: HttpRequest, player_id: int) -> HttpResponse:
         target = membership.user
     check_link(request.user, player, target)
     try:
-        services.player_link(player=player, user=target)
+        rosters.player_link(player=player, user=target)
     except services.InputError as e:
         return _render_player(request, player, input_error_message(e))
     return redirect("scorepad:player", player_id=player.pk)

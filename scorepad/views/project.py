@@ -18,7 +18,7 @@ from django.views.defaults import server_error as django_server_error
 
 from referee.rules import PRESETS
 
-from .. import services
+from .. import sharing
 from ..access import visible_groups
 from ..models import Session
 
@@ -39,7 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "open_sessions": [s for s in sessions if s.status == Session.Status.OPEN],
             "past_sessions": [s for s in sessions if s.status == Session.Status.CLOSED],
             "groups": visible_groups(request.user),
-            "invitations": services.invitations_of(request.user),
+            "invitations": sharing.invitations_of(request.user),
         },
     )
 

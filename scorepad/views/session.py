@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import accounts, card, games, guests, services
+from .. import accounts, card, games, guests, services, sharing
 from ..access import (
     READ,
     WRITE,
@@ -247,16 +247,16 @@ def session_about(request: HttpRequest, session_id: int) -> HttpResponse:
 def watch_link(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request.user, session_id, WRITE)
     if request.POST.get("action") == "revoke":
-        services.watch_link_revoke(session=session)
+        sharing.watch_link_revoke(session=session)
         messages.success(request, _("The watch link is revoked: it shows nothing any more."))
     else:
-        services.watch_link_create(session=session)
+        sharing.watch_link_create(session=session)
     return redirect("scorepad:session", session_id=session.pk)
 
 
 def _watch_session(token: str) -> Session:
     try:
-        return services.session_by_watch_token(token)
+        return sharing.session_by_watch_token(token)
     except Session.DoesNotExist:
         raise Http404 from None
 
@@ -285,7 +285,7 @@ def watch_board(request: HttpRequest, token: str) -> HttpResponse:
     if fast is not None:
         found, grant = (fast.session_id, fast.version), fast.grant
     else:
-        found = services.watch_version(token)
+        found = sharing.watch_version(token)
         if found is None:
             raise Http404
         grant = grants.watch_grant(found[0], token)

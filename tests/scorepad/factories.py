@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from referee.deal import deal_from_dict
 from referee.rules import mulatschak_rules
 from referee.session import replay
-from scorepad import services
+from scorepad import rosters, services
 from scorepad.games.mulatschak.play import game_json, outcome_to_json, state_to_json
 from scorepad.models import Deal, Group, Membership, Session
 
@@ -23,11 +23,11 @@ def user(username: str = "anna") -> Any:
 
 
 def group_with(owner: Any, name: str = "Stammtisch Mondsee") -> Group:
-    return services.group_create(user=owner, name=name)
+    return rosters.group_create(user=owner, name=name)
 
 
 def member(group: Group, who: Any, role: str) -> Membership:
-    return services.member_set(group=group, user=who, role=role)
+    return rosters.member_set(group=group, user=who, role=role)
 
 
 def session_at(group: Group, owner: Any, preset: str = "salzburg",

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scorepad import services
+from scorepad import rosters, sharing
 
 from .factories import EVEN, group_with, played, record, session_at, user
 
@@ -252,12 +252,12 @@ def world() -> dict[str, Any]:
               "editor": user("editor")}
     guest = user("guest")
     for role in ("viewer", "editor"):
-        services.member_set(group=group, user=people[role], role=role)
-    invitation = services.member_add(group=group, user=guest, role="viewer", by=owner)
+        rosters.member_set(group=group, user=people[role], role=role)
+    invitation = sharing.member_add(group=group, user=guest, role="viewer", by=owner)
     session = session_at(group, owner)
     record(session, owner, played("Anna", EVEN))
-    token = services.watch_link_create(session=session)
-    invite = services.invite_create(group=group, user=owner, role="viewer")
+    token = sharing.watch_link_create(session=session)
+    invite = sharing.invite_create(group=group, user=owner, role="viewer")
     anna = group.players.get(name="Anna")
     from .tournament_play import drawn, tournament
 

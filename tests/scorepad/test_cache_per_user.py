@@ -19,7 +19,7 @@ import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from scorepad import services
+from scorepad import services, sharing
 
 from ..strength import PROFILE
 from .factories import group_with, member, played, record, session_at, user
@@ -94,7 +94,7 @@ def people() -> dict[str, Any]:
                                      seats=["Anna", "Bert", "Cilli", "Dominik"], game=game)
               for game in ("mura", "muller_matz")]
     return {"group": group, "people": people, "sessions": [table, *others],
-            "watch": services.watch_link_create(session=table)}
+            "watch": sharing.watch_link_create(session=table)}
 
 
 def _urls(world: dict[str, Any]) -> list[str]:

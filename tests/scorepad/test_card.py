@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 from PIL import Image
 
-from scorepad import card, services
+from scorepad import card, services, sharing
 from scorepad.models import Session
 
 from .factories import group_with, member, played, record, user
@@ -132,10 +132,10 @@ def test_strangers_get_no_card_but_a_watch_link_shows_it(anna):
     stranger = Client()
     stranger.force_login(user("zenzi"))
     assert stranger.get(f"/api/v1/sessions/{session.pk}/card.png").status_code == 404
-    token = services.watch_link_create(session=session)
+    token = sharing.watch_link_create(session=session)
     answer = Client().get(f"/api/v1/watch/{token}/card.png")
     assert answer.status_code == 200 and answer["Cache-Control"] == "no-store"
-    services.watch_link_revoke(session=session)
+    sharing.watch_link_revoke(session=session)
     assert Client().get(f"/api/v1/watch/{token}/card.png").status_code == 404
 
 

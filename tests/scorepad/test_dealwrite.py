@@ -85,7 +85,7 @@ def test_a_deal_its_history_row_and_its_game_are_written_with_every_column_of_th
     assert FinishedGame.objects.get().number == 1
 
 
-@pytest.mark.parametrize("module", ["services", "dealwrite"])
+@pytest.mark.parametrize("module", ["services", "rosters", "sharing", "dealwrite"])
 def test_the_use_cases_and_the_deal_write_refuse_without_http(module):
     tree = ast.parse((ROOT / "scorepad" / f"{module}.py").read_text(encoding="utf-8"))
     modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from scorepad import services
+from scorepad import rosters, services, sharing
 
 from .factories import SEATS, group_with, member, session_at, user
 
@@ -62,7 +62,7 @@ def test_a_removed_member_loses_the_cached_scoreboard_at_once(owner, session):
     board = f"/api/v1/sessions/{session.pk}/scoreboard"
     for _ in range(3):
         assert api.get(board).status_code == 200
-    services.member_remove(group=session.group, user=bert)
+    rosters.member_remove(group=session.group, user=bert)
     assert api.get(board).status_code == 404
     # what a token request read ahead (its authenticator's ``ahead``) belongs to it
     # alone: a request by login afterwards reads the cache itself
@@ -75,7 +75,7 @@ def test_a_renamed_player_shows_on_the_next_answer(owner, session):
     api = api_client(owner)
     board = f"/api/v1/sessions/{session.pk}/scoreboard"
     assert "Anna" in api.get(board).json()["scores"]
-    services.player_rename(player=session.group.players.get(name="Anna"), name="Anni")
+    rosters.player_rename(player=session.group.players.get(name="Anna"), name="Anni")
     assert "Anni" in api.get(board).json()["scores"]
 
 
@@ -184,9 +184,9 @@ def test_a_watch_link_made_or_revoked_shows_on_the_reused_page_at_once(owner, se
     phone = logged_in(owner)
     for _ in range(3):  # the page and the role are reused from the cache now
         assert "/watch/" not in page_of(phone, session)
-    token = services.watch_link_create(session=session)
+    token = sharing.watch_link_create(session=session)
     assert f"/watch/{token}/" in page_of(phone, session)
-    services.watch_link_revoke(session=session)
+    sharing.watch_link_revoke(session=session)
     assert "/watch/" not in page_of(phone, session)
 
 
@@ -204,9 +204,9 @@ def test_a_removed_member_loses_the_reused_session_page_at_once(owner, session):
     phone = logged_in(bert)
     for _ in range(3):
         assert 'name="idempotency_key"' in page_of(phone, session)
-    services.member_set(group=session.group, user=bert, role="viewer", by=owner)
+    rosters.member_set(group=session.group, user=bert, role="viewer", by=owner)
     assert 'name="idempotency_key"' not in page_of(phone, session)
-    services.member_remove(group=session.group, user=bert, by=owner)
+    rosters.member_remove(group=session.group, user=bert, by=owner)
     assert phone.get(f"/sessions/{session.pk}/").status_code == 404
 
 

@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
 
-from scorepad import services
+from scorepad import rosters, services, sharing
 from scorepad.cache import grants, versions
 
 from .factories import EVEN, member, played, record, user
@@ -66,7 +66,7 @@ def test_a_cached_scoreboard_is_served_by_the_grant_without_a_query(
 
 
 def test_the_watch_board_polls_without_a_query(table, django_assert_num_queries):
-    token = services.watch_link_create(session=table)
+    token = sharing.watch_link_create(session=table)
     url = polled_url(Client().get(f"/watch/{token}/"))
     assert url.startswith(f"/watch/{token}/board?g=")
     etag = board(Client(), url)["ETag"]
@@ -115,7 +115,7 @@ def test_every_write_that_changes_the_scoreboard_ends_the_304s(phone, table, ann
     elif change == "close":
         services.session_set_status(session=table, status="closed")
     else:
-        services.player_rename(player=table.group.players.get(name="Bert"), name="Berti")
+        rosters.player_rename(player=table.group.players.get(name="Bert"), name="Berti")
     assert board(Client(), url, etag).status_code == 200
 
 
@@ -148,7 +148,7 @@ def test_a_removed_member_gets_404_on_the_next_poll_not_a_304(table, anna):
     url = polled_url(client.get(f"/sessions/{table.pk}/"))
     etag = board(client, url)["ETag"]
     assert board(client, url, etag).status_code == 304
-    services.member_remove(group=table.group, user=bert)
+    rosters.member_remove(group=table.group, user=bert)
     assert board(client, url, etag).status_code == 404
 
 
@@ -182,11 +182,11 @@ def test_a_changed_password_ends_the_grants_of_the_account(phone, table, anna):
 
 
 def test_a_revoked_watch_link_gets_404_on_the_next_poll(table):
-    token = services.watch_link_create(session=table)
+    token = sharing.watch_link_create(session=table)
     url = polled_url(Client().get(f"/watch/{token}/"))
     etag = board(Client(), url)["ETag"]
     assert board(Client(), url, etag).status_code == 304
-    services.watch_link_revoke(session=table)
+    sharing.watch_link_revoke(session=table)
     assert board(Client(), url, etag).status_code == 404
 
 
@@ -223,7 +223,7 @@ def test_a_grant_for_one_session_opens_no_other(phone, table, anna):
     url = polled_url(phone.get(f"/sessions/{table.pk}/"))
     grant = url.split("g=")[1]
     assert board(phone, f"/sessions/{secret.pk}/board?g={grant}").status_code == 404
-    token = services.watch_link_create(session=table)
+    token = sharing.watch_link_create(session=table)
     assert board(Client(), f"/watch/{token}/board?g={grant}").status_code == 200  # by token
 
 
@@ -246,7 +246,7 @@ def test_without_a_shared_cache_each_poll_asks_the_database_once(
     client = Client()
     client.force_login(bert)
     bert_url = polled_url(client.get(f"/sessions/{table.pk}/"))
-    services.member_remove(group=table.group, user=bert)
+    rosters.member_remove(group=table.group, user=bert)
     cache.clear()  # the bump reached only one worker's memory
     assert board(client, bert_url).status_code == 404
 

@@ -77,11 +77,11 @@ def token(db):
     record(session, owner, played("Anna", {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}))
     record(session, owner, {"kind": "collapsed"})
     other = user("inviter")
-    from scorepad import services
+    from scorepad import sharing
 
-    services.member_add(group=group_with(other, "Elsewhere"), user=owner, role="viewer",
+    sharing.member_add(group=group_with(other, "Elsewhere"), user=owner, role="viewer",
                         by=other)  # an invitation of the fuzzer's to answer
-    services.member_add(group=session.group, user=other, role="viewer", by=owner)
+    sharing.member_add(group=session.group, user=other, role="viewer", by=owner)
     from .tournament_play import drawn, tournament
 
     drawn(tournament(session.group, owner, players=5), owner)  # a tournament, a round open
@@ -102,12 +102,12 @@ def test_the_scorepad_api_never_fails_and_keeps_its_schema(token):
 @pytest.fixture
 def watch_token(db):
     """A session with a watch link, so that fuzzed watch tokens can hit one."""
-    from scorepad import services
+    from scorepad import sharing
 
     from .factories import group_with, session_at, user
 
     owner = user("watched")
-    return services.watch_link_create(session=session_at(group_with(owner), owner))
+    return sharing.watch_link_create(session=session_at(group_with(owner), owner))
 
 
 def test_accounts_and_watch_links_never_fail_and_keep_their_schema(watch_token):

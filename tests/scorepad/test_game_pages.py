@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from scorepad import services
+from scorepad import sharing
 from scorepad.models import Deal
 
 from .factories import game_start
@@ -84,7 +84,7 @@ def test_the_beat_helper_answers_with_the_reason(phone, anna):
 
 def test_a_mura_session_can_be_watched(anna):
     session = game_start(anna, "mura")
-    token = services.watch_link_create(session=session)
+    token = sharing.watch_link_create(session=session)
     assert Client().get(f"/watch/{token}/").status_code == 200
     assert Client().get(f"/watch/{token}/board").status_code == 200
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from scorepad import services
+from scorepad import sharing
 
 from .factories import EVEN, played, record
 
@@ -40,7 +40,7 @@ PAGES = [
 def test_every_page_that_answers_get_answers_head_the_same_without_a_body(
         phone, table, anna, path):
     record(table, anna, played("Anna", EVEN))
-    token = services.watch_link_create(session=table)
+    token = sharing.watch_link_create(session=table)
     url = path.format(group=table.group_id, sid=table.pk, token=token)
     get = phone.get(url)
     head = phone.head(url)

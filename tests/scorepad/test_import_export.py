@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.mura import first_leader
-from scorepad import import_export, services
+from scorepad import import_export, rosters, services
 from scorepad.models import Deal, DealEvent, Group, Membership, Player, Session
 
 from ..strength import examples
@@ -187,7 +187,7 @@ def test_a_whole_group_round_trips_into_an_empty_group(anna):
     bert = user("bert")
     group = group_with(anna)
     member(group, bert, "editor")
-    services.player_add(group=group, name="Zenzi")  # on the roster, never seated
+    rosters.player_add(group=group, name="Zenzi")  # on the roster, never seated
     mulatschak_evening(group, anna, "salzburg")
     mulatschak_evening(group, bert, "geiser", dealer="Anna")
     services.session_start(group=group, user=anna, preset="mura", overrides=None,
@@ -364,7 +364,7 @@ def test_a_group_file_only_goes_into_a_group_without_sessions(anna):
 
 def test_roster_names_match_whatever_their_case(anna):
     target = group_with(anna, name="Copy")
-    services.player_add(group=target, name="anna")
+    rosters.player_add(group=target, name="anna")
     import_export.session_import(group=target, data=export(session_at(group_with(anna), anna)))
     assert sorted(target.players.values_list("name", flat=True), key=str.lower) == [
         "anna", "Bert", "Cilli", "Dominik"]

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorepad import import_export, services
+from scorepad import import_export, rosters, services
 
 from .factories import EVEN, group_with, played, record, session_at, user
 
@@ -96,7 +96,7 @@ def test_a_group_name_with_control_or_format_characters_is_refused(owner, name):
 
 def test_the_service_names_the_character_in_the_users_language(owner):
     with pytest.raises(services.InputError) as caught:
-        services.player_add(group=owner["group"], name="An\u200bna")
+        rosters.player_add(group=owner["group"], name="An\u200bna")
     assert caught.value.code == "bad_character"
     assert caught.value.params["char"] == "U+200B"
     answer = post(owner["client"], f"/api/v1/groups/{owner['group'].pk}/players/",
@@ -105,12 +105,12 @@ def test_the_service_names_the_character_in_the_users_language(owner):
 
 
 def test_names_are_stored_in_nfkc(owner):
-    player = services.player_add(group=owner["group"], name="Ｚｏë ﬁx")  # fullwidth, ligature
+    player = rosters.player_add(group=owner["group"], name="Ｚｏë ﬁx")  # fullwidth, ligature
     assert player.name == "Zoë fix"
     assert player.name == unicodedata.normalize("NFKC", player.name)
-    decomposed = services.player_add(group=owner["group"], name="Zoe\u0301")
+    decomposed = rosters.player_add(group=owner["group"], name="Zoe\u0301")
     assert decomposed.name == "Zoé"
-    group = services.group_create(user=owner["user"], name="Stammtisch Ⅱ")
+    group = rosters.group_create(user=owner["user"], name="Stammtisch Ⅱ")
     assert group.name == "Stammtisch II"
 
 
@@ -118,18 +118,18 @@ def test_names_are_stored_in_nfkc(owner):
     ("Straße", "STRASSE"), ("anna", "ANNA"), ("Zoé", "Zoe\u0301"), ("Anna", "Ａnna"),
 ])
 def test_a_name_equal_to_another_after_case_folding_is_taken(owner, first, second):
-    services.player_add(group=owner["group"], name=first)
+    rosters.player_add(group=owner["group"], name=first)
     with pytest.raises(services.InputError) as caught:
-        services.player_add(group=owner["group"], name=second)
+        rosters.player_add(group=owner["group"], name=second)
     assert caught.value.code == "name_taken"
-    other = services.player_add(group=owner["group"], name="Bert")
+    other = rosters.player_add(group=owner["group"], name="Bert")
     with pytest.raises(services.InputError):
-        services.player_rename(player=other, name=second)
+        rosters.player_rename(player=other, name=second)
     assert owner["group"].players.count() == 2
 
 
 def test_a_seat_matches_the_roster_after_case_folding(owner):
-    services.player_add(group=owner["group"], name="Straße")
+    rosters.player_add(group=owner["group"], name="Straße")
     session = services.session_start(group=owner["group"], user=owner["user"],
                                      preset="salzburg", overrides=None,
                                      seats=["STRASSE", "Bert", "Cilli"])
@@ -146,8 +146,8 @@ def test_seating_the_same_name_twice_after_case_folding_is_refused(owner):
 
 
 def test_renaming_a_player_to_their_own_name_in_another_case_is_allowed(owner):
-    player = services.player_add(group=owner["group"], name="strasse")
-    assert services.player_rename(player=player, name="Straße").name == "Straße"
+    player = rosters.player_add(group=owner["group"], name="strasse")
+    assert rosters.player_rename(player=player, name="Straße").name == "Straße"
 
 
 def test_the_group_page_refuses_an_invisible_name(owner):

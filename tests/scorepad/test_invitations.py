@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from scorepad import services
+from scorepad import rosters, services, sharing
 from scorepad.models import Invitation, Membership
 
 from .factories import group_with, member, user
@@ -247,20 +247,20 @@ def test_inviting_an_unknown_username_is_a_400_naming_it(mallory, group_id):
 def test_a_member_removed_meanwhile_loses_their_pending_invitation():
     olga, emil = user("olga"), user("emil")
     group = group_with(olga)
-    pending = services.member_add(group=group, user=emil, role="owner", by=olga)
+    pending = sharing.member_add(group=group, user=emil, role="owner", by=olga)
     member(group, emil, "viewer")  # joined meanwhile, e.g. by an invitation link
-    services.member_remove(group=group, user=emil, by=olga)
+    rosters.member_remove(group=group, user=emil, by=olga)
     with pytest.raises(services.NotFound):
-        services.invitation_accept(user=emil, invitation_id=pending.pk)
+        sharing.invitation_accept(user=emil, invitation_id=pending.pk)
     assert not group.memberships.filter(user=emil).exists()
 
 
 def test_accepting_keeps_a_higher_role_the_member_has_meanwhile():
     olga, emil = user("olga"), user("emil")
     group = group_with(olga)
-    pending = services.member_add(group=group, user=emil, role="viewer", by=olga)
+    pending = sharing.member_add(group=group, user=emil, role="viewer", by=olga)
     member(group, emil, "editor")
-    joined = services.invitation_accept(user=emil, invitation_id=pending.pk)
+    joined = sharing.invitation_accept(user=emil, invitation_id=pending.pk)
     assert joined.role == "editor"
 
 
@@ -313,7 +313,7 @@ def test_the_group_pages_form_says_when_no_account_has_the_username(olga_and_emi
 def test_the_group_page_lists_pending_invitations_for_owners_with_a_revoke_button(
         olga_and_emil):
     olga, emil, group = olga_and_emil
-    pending = services.member_add(group=group, user=emil, role="viewer", by=olga)
+    pending = sharing.member_add(group=group, user=emil, role="viewer", by=olga)
     revoke = f"/groups/{group.pk}/invitations/{pending.pk}/revoke"
     page = logged_in(olga).get(f"/groups/{group.pk}/").content.decode()
     assert revoke in page and "emil" in page
@@ -330,7 +330,7 @@ def test_the_group_page_lists_pending_invitations_for_owners_with_a_revoke_butto
 
 def test_the_home_page_offers_accept_and_decline(olga_and_emil):
     olga, emil, group = olga_and_emil
-    pending = services.member_add(group=group, user=emil, role="editor", by=olga)
+    pending = sharing.member_add(group=group, user=emil, role="editor", by=olga)
     home = logged_in(emil).get("/").content.decode()
     assert "olga invites you to Stammtisch Mondsee as editor." in home
     assert f"/invitations/{pending.pk}/accept" in home
@@ -340,7 +340,7 @@ def test_the_home_page_offers_accept_and_decline(olga_and_emil):
 
 def test_accepting_on_the_home_page_joins_and_opens_the_group(olga_and_emil):
     olga, emil, group = olga_and_emil
-    pending = services.member_add(group=group, user=emil, role="editor", by=olga)
+    pending = sharing.member_add(group=group, user=emil, role="editor", by=olga)
     answer = logged_in(emil).post(f"/invitations/{pending.pk}/accept")
     assert answer.status_code == 302 and answer["Location"] == f"/groups/{group.pk}/"
     assert group.memberships.get(user=emil).role == "editor"
@@ -350,7 +350,7 @@ def test_accepting_on_the_home_page_joins_and_opens_the_group(olga_and_emil):
 
 def test_declining_on_the_home_page_joins_nothing(olga_and_emil):
     olga, emil, group = olga_and_emil
-    pending = services.member_add(group=group, user=emil, role="editor", by=olga)
+    pending = sharing.member_add(group=group, user=emil, role="editor", by=olga)
     answer = logged_in(emil).post(f"/invitations/{pending.pk}/decline", follow=True)
     assert answer.status_code == 200 and "Invitation declined." in answer.content.decode()
     assert not group.memberships.filter(user=emil).exists()
@@ -359,7 +359,7 @@ def test_declining_on_the_home_page_joins_nothing(olga_and_emil):
 
 def test_somebody_else_cannot_answer_an_invitation_on_the_pages(olga_and_emil):
     olga, emil, group = olga_and_emil
-    pending = services.member_add(group=group, user=emil, role="owner", by=olga)
+    pending = sharing.member_add(group=group, user=emil, role="owner", by=olga)
     for who in (olga, user("otto")):
         for answer in ("accept", "decline"):
             assert logged_in(who).post(f"/invitations/{pending.pk}/{answer}"

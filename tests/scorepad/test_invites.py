@@ -19,7 +19,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from scorepad import services
+from scorepad import rosters, services, sharing
 from scorepad.models import Invite, Membership
 
 from .factories import group_with, user
@@ -56,7 +56,7 @@ def role(group: Any, who: Any) -> str | None:
 
 
 def test_an_invitation_is_good_for_one_person_by_default(group):
-    invite = services.invite_create(group=group, user=owner_of(group), role="editor")
+    invite = sharing.invite_create(group=group, user=owner_of(group), role="editor")
     assert invite.max_uses == 1
     bert, cilli = user("bert"), user("cilli")
     assert joins(bert, invite) == 302
@@ -65,7 +65,7 @@ def test_an_invitation_is_good_for_one_person_by_default(group):
 
 
 def test_an_invitation_for_three_lets_in_three(group):
-    invite = services.invite_create(group=group, user=owner_of(group), role="viewer",
+    invite = sharing.invite_create(group=group, user=owner_of(group), role="viewer",
                                     uses=3)
     people = [user(n) for n in ("bert", "cilli", "dominik", "emil")]
     assert [joins(p, invite) for p in people] == [302, 302, 302, 404]
@@ -74,7 +74,7 @@ def test_an_invitation_for_three_lets_in_three(group):
 
 
 def test_a_member_opening_the_link_again_uses_nothing_up(group):
-    invite = services.invite_create(group=group, user=owner_of(group), role="viewer",
+    invite = sharing.invite_create(group=group, user=owner_of(group), role="viewer",
                                     uses=2)
     bert = user("bert")
     assert joins(bert, invite) == 302
@@ -85,7 +85,7 @@ def test_a_member_opening_the_link_again_uses_nothing_up(group):
 
 
 def test_an_invitation_expires_after_seven_days_by_default(group):
-    invite = services.invite_create(group=group, user=owner_of(group), role="viewer")
+    invite = sharing.invite_create(group=group, user=owner_of(group), role="viewer")
     assert timedelta(days=6, hours=23) < invite.expires_at - timezone.now() <= timedelta(days=7)
     Invite.objects.filter(pk=invite.pk).update(expires_at=timezone.now())
     assert joins(user("bert"), invite) == 404
@@ -94,7 +94,7 @@ def test_an_invitation_expires_after_seven_days_by_default(group):
 def test_a_removed_member_cannot_walk_back_in_with_the_old_link(group):
     """The reported failure: removed through the API, back in through the old link."""
     olga = owner_of(group)
-    invite = services.invite_create(group=group, user=olga, role="editor", uses=5)
+    invite = sharing.invite_create(group=group, user=olga, role="editor", uses=5)
     emil = user("emil")
     assert joins(emil, invite) == 302
     token = Token.objects.create(user=olga).key
@@ -110,17 +110,17 @@ def test_a_removed_member_cannot_walk_back_in_with_the_old_link(group):
     assert role(group, emil) is None
     assert joins(user("fritz"), invite) == 302  # the link still works for others
 
-    fresh = services.invite_create(group=group, user=olga, role="viewer")
+    fresh = sharing.invite_create(group=group, user=olga, role="viewer")
     assert joins(emil, fresh) == 302
     assert role(group, emil) == "viewer"
 
 
 def test_a_demoted_member_cannot_raise_themselves_again_with_an_old_link(group):
     olga = owner_of(group)
-    invite = services.invite_create(group=group, user=olga, role="editor", uses=5)
+    invite = sharing.invite_create(group=group, user=olga, role="editor", uses=5)
     emil = user("emil")
     joins(emil, invite)
-    services.member_set(group=group, user=emil, role="viewer")
+    rosters.member_set(group=group, user=emil, role="viewer")
     assert joins(emil, invite) == 404
     assert role(group, emil) == "viewer"
 
@@ -128,11 +128,11 @@ def test_a_demoted_member_cannot_raise_themselves_again_with_an_old_link(group):
 def test_a_removed_member_cannot_use_an_old_link_they_never_opened(group):
     olga = owner_of(group)
     emil = user("emil")
-    services.member_set(group=group, user=emil, role="editor")
-    old = services.invite_create(group=group, user=olga, role="editor", uses=5)
-    services.member_remove(group=group, user=emil)
+    rosters.member_set(group=group, user=emil, role="editor")
+    old = sharing.invite_create(group=group, user=olga, role="editor", uses=5)
+    rosters.member_remove(group=group, user=emil)
     with pytest.raises(services.InviteGone):
-        services.invite_accept(invite=old, user=emil)
+        sharing.invite_accept(invite=old, user=emil)
     assert role(group, emil) is None
 
 
@@ -157,7 +157,7 @@ def test_the_group_page_lists_open_invitations_with_their_uses_and_revokes_them(
 
 def test_a_used_up_invitation_is_no_longer_listed(group):
     olga = owner_of(group)
-    invite = services.invite_create(group=group, user=olga, role="viewer")
+    invite = sharing.invite_create(group=group, user=olga, role="viewer")
     joins(user("bert"), invite)
     assert invite.token not in phone(olga).get(f"/groups/{group.pk}/").content.decode()
 
@@ -177,7 +177,7 @@ def test_the_group_page_refuses_impossible_uses_and_days(group, uses, days):
 def test_two_people_racing_for_the_last_use_let_in_one():
     olga = user("olga")
     group = group_with(olga)
-    invite = services.invite_create(group=group, user=olga, role="viewer")
+    invite = sharing.invite_create(group=group, user=olga, role="viewer")
     people = [user(f"p{i}") for i in range(6)]
     start = threading.Barrier(len(people))
     results: list[Any] = [None] * len(people)
@@ -185,7 +185,7 @@ def test_two_people_racing_for_the_last_use_let_in_one():
     def run(i: int) -> None:
         try:
             start.wait()
-            results[i] = services.invite_accept(invite=services.invite_by_token(invite.token),
+            results[i] = sharing.invite_accept(invite=sharing.invite_by_token(invite.token),
                                                 user=people[i])
         except Exception as e:  # noqa: BLE001 - counted below
             results[i] = e

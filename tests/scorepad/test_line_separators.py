@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorepad import import_export, services
+from scorepad import import_export, rosters, services
 
 from .factories import EVEN, group_with, played, record, session_at, user
 
@@ -38,8 +38,8 @@ def post(client: Client, path: str, body: Any) -> Any:
 
 @pytest.mark.parametrize("name", BREAKS)
 def test_the_services_refuse_a_line_separator_and_name_it(owner, name):
-    for add in (lambda: services.player_add(group=owner["group"], name=name),
-                lambda: services.group_create(user=owner["user"], name=name)):
+    for add in (lambda: rosters.player_add(group=owner["group"], name=name),
+                lambda: rosters.group_create(user=owner["user"], name=name)):
         with pytest.raises(services.InputError) as caught:
             add()
         assert caught.value.code == "bad_character"
@@ -47,9 +47,9 @@ def test_the_services_refuse_a_line_separator_and_name_it(owner, name):
 
 
 def test_a_renamed_player_may_not_take_a_paragraph_separator(owner):
-    player = services.player_add(group=owner["group"], name="Anna")
+    player = rosters.player_add(group=owner["group"], name="Anna")
     with pytest.raises(services.InputError):
-        services.player_rename(player=player, name="An\u2029na")
+        rosters.player_rename(player=player, name="An\u2029na")
 
 
 @pytest.mark.parametrize("name", INSIDE)
@@ -90,7 +90,7 @@ def test_an_import_with_a_line_separator_in_a_seat_is_refused_with_its_path(owne
 
 
 def test_a_group_import_with_a_paragraph_separator_in_the_roster_is_refused(owner):
-    services.player_add(group=owner["group"], name="Anna")
+    rosters.player_add(group=owner["group"], name="Anna")
     data = import_export.group_export(owner["group"])
     data["group"]["roster"] = ["Anna", "Zo\u2029e"]
     target = group_with(owner["user"], name="Copy")
@@ -108,7 +108,7 @@ def test_a_backup_with_a_line_separator_in_a_group_name_is_refused(owner):
 
 
 def test_plain_blanks_in_a_name_are_still_folded_to_one_space(owner):
-    assert services.player_add(group=owner["group"], name=" Anna \t Maria\n").name == \
+    assert rosters.player_add(group=owner["group"], name=" Anna \t Maria\n").name == \
         "Anna Maria"
 
 

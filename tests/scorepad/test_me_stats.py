@@ -13,7 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scorepad import services, stats
+from scorepad import rosters, stats
 from scorepad.models import Membership, Player
 
 from .factories import SEATS, group_with, member, played, record, session_at, user
@@ -60,7 +60,7 @@ def two_groups(anna: Any, bert: Any) -> dict[str, Any]:
     record(evening, bert, played("Anna", {"Anna": 1, "Bert": 2, "Cilli": 1, "Dominik": 1}))
     players = [mondsee.players.get(name="Anna"), attersee.players.get(name="Anna")]
     for player in players:
-        services.player_link(player=player, user=anna)
+        rosters.player_link(player=player, user=anna)
     return {"groups": [mondsee, attersee], "players": players}
 
 
@@ -70,7 +70,7 @@ def two_groups(anna: Any, bert: Any) -> dict[str, Any]:
 def test_a_viewer_says_this_is_me_on_the_player_page_and_undoes_it(anna, bert):
     group = group_with(bert)
     member(group, anna, "viewer")
-    player = services.player_add(group=group, name="Anna")
+    player = rosters.player_add(group=group, name="Anna")
     client = client_of(anna)
     page = client.get(reverse("scorepad:player", args=[player.pk])).content.decode()
     assert "This is me" in page and 'name="user"' in page
@@ -88,9 +88,9 @@ def test_a_viewer_says_this_is_me_on_the_player_page_and_undoes_it(anna, bert):
 def test_a_viewer_may_not_link_somebody_else_nor_take_over_a_linked_player(anna, bert):
     group = group_with(bert)
     member(group, anna, "viewer")
-    bert_player = services.player_add(group=group, name="Bert")
-    free = services.player_add(group=group, name="Cilli")
-    services.player_link(player=bert_player, user=bert)
+    bert_player = rosters.player_add(group=group, name="Bert")
+    free = rosters.player_add(group=group, name="Cilli")
+    rosters.player_link(player=bert_player, user=bert)
     client = client_of(anna)
     assert link_page(client, bert_player, "me").status_code == 403
     assert link_page(client, bert_player, "").status_code == 403
@@ -108,7 +108,7 @@ def test_an_editor_links_any_player_to_any_member_and_only_to_members(anna, bert
     cilli = user("cilli")
     member(group, cilli, "viewer")
     stranger = user("stranger")
-    player = services.player_add(group=group, name="Cilli")
+    player = rosters.player_add(group=group, name="Cilli")
     client = client_of(bert)
     assert link_page(client, player, str(cilli.pk)).status_code == 302
     player.refresh_from_db()
@@ -125,7 +125,7 @@ def test_an_editor_links_any_player_to_any_member_and_only_to_members(anna, bert
 
 def test_the_api_links_me_unlinks_and_shows_the_link_in_the_roster(anna):
     group = group_with(anna)
-    player = services.player_add(group=group, name="Anna")
+    player = rosters.player_add(group=group, name="Anna")
     client = client_of(anna)
     response = patch(client, player, {"user": "me"})
     assert response.status_code == 200
@@ -140,7 +140,7 @@ def test_the_api_links_me_unlinks_and_shows_the_link_in_the_roster(anna):
 def test_a_patch_must_say_what_to_change_and_a_viewer_still_may_not_rename(anna, bert):
     group = group_with(bert)
     member(group, anna, "viewer")
-    player = services.player_add(group=group, name="Anna")
+    player = rosters.player_add(group=group, name="Anna")
     client = client_of(anna)
     assert patch(client, player, {}).status_code == 400
     assert patch(client, player, {"user": 5}).json()["errors"].keys() == {"user"}
@@ -151,8 +151,8 @@ def test_a_patch_must_say_what_to_change_and_a_viewer_still_may_not_rename(anna,
 
 def test_a_second_player_for_the_same_account_is_a_clear_error_not_a_500(anna):
     group = group_with(anna)
-    first = services.player_add(group=group, name="Anna")
-    second = services.player_add(group=group, name="Anni")
+    first = rosters.player_add(group=group, name="Anna")
+    second = rosters.player_add(group=group, name="Anni")
     client = client_of(anna)
     assert patch(client, first, {"user": "me"}).status_code == 200
     response = patch(client, second, {"user": "me"})
@@ -178,13 +178,13 @@ def test_the_database_refuses_a_second_player_for_the_same_account(anna):
 
 def test_strangers_get_404_for_linking_and_deleted_accounts_unlink(anna, bert):
     group = group_with(anna)
-    player = services.player_add(group=group, name="Bert")
+    player = rosters.player_add(group=group, name="Bert")
     stranger = client_of(user("stranger"))
     assert link_page(stranger, player, "me").status_code == 404
     assert patch(stranger, player, {"user": "me"}).status_code == 404
     assert link_page(client_of(anna), Player(pk=999999, group=group), "me").status_code == 404
     member(group, bert, "viewer")
-    services.player_link(player=player, user=bert)
+    rosters.player_link(player=player, user=bert)
     bert.delete()
     player.refresh_from_db()
     assert player.user is None
@@ -192,7 +192,7 @@ def test_strangers_get_404_for_linking_and_deleted_accounts_unlink(anna, bert):
 
 def test_leaving_a_group_unlinks_the_player_there(two_groups, anna, bert):
     attersee = two_groups["groups"][1]
-    services.member_remove(group=attersee, user=anna)
+    rosters.member_remove(group=attersee, user=anna)
     assert not attersee.players.exclude(user=None).exists()
     assert two_groups["players"][0].user_id == anna.pk
 
@@ -309,7 +309,7 @@ def test_cross_group_figures_cost_the_same_queries_for_few_and_many_groups(anna,
             record(session, bert, played("Anna", {"Anna": 2, "Bert": 1, "Cilli": 1,
                                                   "Dominik": 1}))
         player = group.players.get(name="Anna")
-        services.player_link(player=player, user=anna)
+        rosters.player_link(player=player, user=anna)
         return player
 
     first = add_group(0)
@@ -331,7 +331,7 @@ def test_every_seat_name_can_be_linked_across_many_groups(anna):
     for i in range(3):
         group = group_with(anna, name=f"G{i}")
         session_at(group, anna)
-        services.player_link(player=group.players.get(name=SEATS[i]), user=anna)
+        rosters.player_link(player=group.players.get(name=SEATS[i]), user=anna)
     assert [p.name for p in stats.linked_players(anna)] == SEATS[:3]
 
 

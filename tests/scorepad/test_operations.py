@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from scorepad import services
+from scorepad import rosters, services, sharing
 from scorepad.models import IdempotencyKey
 
 from .factories import EVEN, group_with, member, played, record, session_at, user
@@ -74,7 +74,7 @@ def test_renaming_a_player_changes_the_scoreboard_etag(phone, table, anna):
     board = f"/sessions/{table.pk}/board"
     before = phone.get(board)
     bert = table.group.players.get(name="Bert")
-    services.player_rename(player=bert, name="Berti")
+    rosters.player_rename(player=bert, name="Berti")
     after = phone.get(board, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200 and "Berti" in after.content.decode()
 
@@ -102,19 +102,19 @@ def test_a_poll_of_a_stranger_is_404_even_with_a_guessed_etag(table, anna):
 
 
 def test_a_revoked_watch_link_stops_answering_polls(table):
-    token = services.watch_link_create(session=table)
+    token = sharing.watch_link_create(session=table)
     board = f"/watch/{token}/board"
     etag = Client().get(board)["ETag"]
-    services.watch_link_revoke(session=table)
+    sharing.watch_link_revoke(session=table)
     assert Client().get(board, HTTP_IF_NONE_MATCH=etag).status_code == 404
     assert Client().get(f"/api/v1/watch/{token}/scoreboard").status_code == 404
 
 
 def test_a_new_watch_link_polls_its_own_url_not_a_cached_old_one(table):
-    old = services.watch_link_create(session=table)
+    old = sharing.watch_link_create(session=table)
     assert f"/watch/{old}/board" in Client().get(f"/watch/{old}/board").content.decode()
-    services.watch_link_revoke(session=table)
-    new = services.watch_link_create(session=table)
+    sharing.watch_link_revoke(session=table)
+    new = sharing.watch_link_create(session=table)
     board = Client().get(f"/watch/{new}/board").content.decode()
     assert f"/watch/{new}/board" in board and old not in board
 

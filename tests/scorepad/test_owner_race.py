@@ -81,29 +81,29 @@ def test_an_owner_demoted_meanwhile_can_no_longer_change_members():
     be an owner (here: demoted between the check and the change)."""
     from django.core.exceptions import PermissionDenied
 
-    from scorepad import services
+    from scorepad import rosters
 
     ada, bob, cid = user("ada"), user("bob"), user("cid")
     group = group_with(ada)
     member(group, bob, "owner")
     member(group, cid, "editor")
-    services.member_set(group=group, user=bob, role="viewer", by=ada)
+    rosters.member_set(group=group, user=bob, role="viewer", by=ada)
     with pytest.raises(PermissionDenied):
-        services.member_remove(group=group, user=cid, by=bob)
+        rosters.member_remove(group=group, user=cid, by=bob)
     with pytest.raises(PermissionDenied):
-        services.member_set(group=group, user=ada, role="viewer", by=bob)
+        rosters.member_set(group=group, user=ada, role="viewer", by=bob)
     assert Membership.objects.get(group=group, user=cid).role == "editor"
     assert Membership.objects.get(group=group, user=ada).role == "owner"
 
 
 def test_two_accepts_of_one_invitation_at_once_make_exactly_one_membership():
-    from scorepad import services
+    from scorepad import sharing
 
     ada, vera = user("ada"), user("vera")
     token = Token.objects.create(user=vera).key
     for round_ in range(ROUNDS):
         group = group_with(ada, name=f"Round {round_}")
-        invitation = services.member_add(group=group, user=vera, role="editor", by=ada)
+        invitation = sharing.member_add(group=group, user=vera, role="editor", by=ada)
         path = f"/api/v1/invitations/{invitation.pk}/accept"
         answers = together(*[lambda path=path: api(token, "post", path, None)] * 3)
         assert sorted(answers) == [200, 404, 404], (round_, answers)

@@ -245,9 +245,9 @@ def test_with_real_commits_a_refused_change_leaves_everything_as_it_was(
 
 @pytest.mark.parametrize("mode", ["full", "broken"])
 def test_a_revoked_watch_link_ends_or_stays_whole(mode, table, anna, refuse):
-    from scorepad import services
+    from scorepad import sharing
 
-    token = services.watch_link_create(session=table)
+    token = sharing.watch_link_create(session=table)
     poll = polled_url(Client().get(f"/watch/{token}/"))
     assert board(Client(), poll).status_code == 200
     owner = str(Token.objects.get_or_create(user=anna)[0].key)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from scorepad import accounts, services
+from scorepad import accounts, rosters, services
 from scorepad.models import Deal, DealEvent, Group, Player, Session
 
 from .factories import SEATS, game_start, group_with, session_at, user
@@ -122,6 +122,6 @@ def test_a_roster_rename_and_link_are_one_change(anna):
     bert = group.players.get(name="Bert")
     stranger = user("zoe")
     with pytest.raises(services.InputError):
-        services.player_change(player=bert, name="Berti", user=stranger)  # not a member
+        rosters.player_change(player=bert, name="Berti", user=stranger)  # not a member
     bert.refresh_from_db()
     assert bert.name == "Bert" and bert.user is None

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad import services
+from scorepad import rosters, services
 from scorepad.cache import versions
 from scorepad.models import Deal, DealEvent, Session
 
@@ -150,16 +150,16 @@ def test_deleting_a_deal_replays_and_the_history_keeps_it(table, anna):
 def test_renaming_a_player_keeps_their_history(table, anna):
     record(table, anna, played("Anna", EVEN))
     player = table.group.players.get(name="Anna")
-    services.player_rename(player=player, name="Anni")
+    rosters.player_rename(player=player, name="Anni")
     b = board(table)
     assert b["scores"]["Anni"] == 19 and "Anna" not in b["scores"]
 
 
 def test_a_duplicate_name_on_the_roster_is_refused_whatever_its_case(anna):
     group = group_with(anna)
-    services.player_add(group=group, name="Sepp")
+    rosters.player_add(group=group, name="Sepp")
     with pytest.raises(services.InputError):
-        services.player_add(group=group, name="sepp")
+        rosters.player_add(group=group, name="sepp")
 
 
 def test_a_game_ends_and_the_next_deal_starts_the_next_game(anna):

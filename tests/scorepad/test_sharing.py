@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from scorepad import services
+from scorepad import rosters, sharing
 from scorepad.models import Deal, IdempotencyKey, Invite, Membership
 
 from .factories import EVEN, played, record, user
@@ -44,7 +44,7 @@ def test_the_session_page_shows_the_watch_link_as_a_qr_code(phone, table):
 
 
 def test_a_revoked_or_unknown_watch_link_shows_nothing(phone, table):
-    token = services.watch_link_create(session=table)
+    token = sharing.watch_link_create(session=table)
     phone.post(f"/sessions/{table.pk}/watch-link", {"action": "revoke"})
     assert Client().get(f"/watch/{token}/").status_code == 404
     assert Client().get(f"/api/v1/watch/{token}/scoreboard").status_code == 404
@@ -52,7 +52,7 @@ def test_a_revoked_or_unknown_watch_link_shows_nothing(phone, table):
 
 
 def test_the_watch_fragment_answers_304_while_nothing_changes(anna, table):
-    token = services.watch_link_create(session=table)
+    token = sharing.watch_link_create(session=table)
     first = Client().get(f"/watch/{token}/board")
     assert first.status_code == 200
     same = Client().get(f"/watch/{token}/board", HTTP_IF_NONE_MATCH=first["ETag"])
@@ -76,7 +76,7 @@ def test_the_api_makes_and_revokes_watch_links(anna, table):
 
 def test_a_viewer_may_not_make_a_watch_link(table):
     viewer = user("vera")
-    services.member_set(group=table.group, user=viewer, role="viewer")
+    rosters.member_set(group=table.group, user=viewer, role="viewer")
     answer = Client().post(f"/api/v1/sessions/{table.pk}/watch-link", **api(viewer))
     assert answer.status_code == 403
 
@@ -100,15 +100,15 @@ def test_an_invite_needs_a_login():
     owner = user("owner")
     from .factories import group_with
 
-    invite = services.invite_create(group=group_with(owner), user=owner, role="viewer")
+    invite = sharing.invite_create(group=group_with(owner), user=owner, role="viewer")
     response = Client().get(f"/join/{invite.token}/")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
 def test_expired_and_revoked_invites_are_404(phone, table, anna):
-    expired = services.invite_create(group=table.group, user=anna, role="viewer")
+    expired = sharing.invite_create(group=table.group, user=anna, role="viewer")
     Invite.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    revoked = services.invite_create(group=table.group, user=anna, role="viewer")
+    revoked = sharing.invite_create(group=table.group, user=anna, role="viewer")
     phone.post(f"/groups/{table.group.pk}/invites", {"revoke": str(revoked.pk)})
     other = Client()
     other.force_login(user("zora"))
@@ -118,7 +118,7 @@ def test_expired_and_revoked_invites_are_404(phone, table, anna):
 
 def test_only_owners_make_invites(table):
     editor = user("eddi")
-    services.member_set(group=table.group, user=editor, role="editor")
+    rosters.member_set(group=table.group, user=editor, role="editor")
     client = Client()
     client.force_login(editor)
     assert client.post(f"/groups/{table.group.pk}/invites",
@@ -127,8 +127,8 @@ def test_only_owners_make_invites(table):
 
 
 def test_joining_never_lowers_a_role(table, anna):
-    invite = services.invite_create(group=table.group, user=anna, role="viewer")
-    services.invite_accept(invite=invite, user=anna)
+    invite = sharing.invite_create(group=table.group, user=anna, role="viewer")
+    sharing.invite_accept(invite=invite, user=anna)
     assert Membership.objects.get(user=anna).role == "owner"
 
 

@@ -43,9 +43,9 @@ def phones(table, anna) -> dict[str, Any]:
     for _ in range(14):
         record(table, anna, {"kind": "passed"})
     bert = user("bert")
-    from scorepad import services
+    from scorepad import rosters
 
-    services.member_set(group=table.group, user=bert, role="editor")
+    rosters.member_set(group=table.group, user=bert, role="editor")
     a, b = Client(), Client()
     a.force_login(anna)
     b.force_login(bert)

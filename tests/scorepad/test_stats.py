@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorepad import services, stats
+from scorepad import rosters, services, stats
 from scorepad.models import Player, Session
 
 from .factories import SEATS, group_with, played, record, user
@@ -242,7 +242,7 @@ def test_the_api_hides_players_of_other_groups(history):
 
 def test_a_player_without_sessions_has_zeros_and_no_rates(anna):
     group = group_with(anna)
-    nobody = services.player_add(group=group, name="Neu")
+    nobody = rosters.player_add(group=group, name="Neu")
     s = figures(nobody)
     assert s["sessions"] == 0 and s["money"] == {}
     assert s["mulatschak"]["win_rate"] is None

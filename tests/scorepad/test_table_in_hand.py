@@ -10,7 +10,7 @@ import re
 import pytest
 from django.test import Client
 
-from scorepad import services
+from scorepad import rosters, services, sharing
 from scorepad.models import Deal, Session
 
 from .factories import EVEN, SEATS, game_start, played, record, user
@@ -179,7 +179,7 @@ def test_every_deal_can_be_corrected_from_the_sheet_the_history_and_the_last_dea
 
 def test_a_viewer_gets_no_correction_links(table):
     viewer = user("vera")
-    services.member_set(group=table.group, user=viewer, role="viewer")
+    rosters.member_set(group=table.group, user=viewer, role="viewer")
     record(table, table.group.memberships.get(role="owner").user, {"kind": "passed"})
     client = Client()
     client.force_login(viewer)
@@ -288,7 +288,7 @@ def test_the_chart_writes_its_coordinates_with_dots_in_every_language(phone, tab
 
 
 def test_the_watch_link_qr_code_scales_whole(phone, table):
-    services.watch_link_create(session=table)
+    sharing.watch_link_create(session=table)
     html = phone.get(f"/sessions/{table.pk}/").content.decode()
     svg = re.search(r'<div class="qr"[^>]*>(<svg[^>]*>)', html).group(1)
     assert re.search(r'viewBox="0 0 (\d+) \1"', svg)

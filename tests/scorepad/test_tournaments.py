@@ -10,7 +10,7 @@ from itertools import combinations
 
 import pytest
 
-from scorepad import services
+from scorepad import rosters, services
 from scorepad.errors import Conflict, InputError, RulesBroken
 from scorepad.models import Session, Tournament
 from scorepad.tournaments import services as tour
@@ -280,6 +280,6 @@ def test_the_tournament_ends_once_no_round_is_open(group, anna):
 def test_renaming_a_player_moves_the_rankings_version(group, anna):
     t = tournament(group, anna, players=4)
     version = Tournament.objects.get(pk=t.pk).version
-    services.player_rename(player=group.players.get(name="Bert"), name="Berti")
+    rosters.player_rename(player=group.players.get(name="Bert"), name="Berti")
     assert Tournament.objects.get(pk=t.pk).version == version + 1
     assert [p["name"] for p in tour.players_of(t)][1] == "Berti"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from scorepad import services
+from scorepad import sharing
 
 from .test_fastpoll import board, polled_url
 
@@ -40,7 +40,7 @@ def test_a_join_url_with_a_token_still_asks_a_stranger_to_log_in():
 
 
 def test_a_grant_with_a_nul_is_ignored_on_a_real_watch_link(table):
-    token = services.watch_link_create(session=table)
+    token = sharing.watch_link_create(session=table)
     assert board(Client(), f"/watch/{token}/board?g=%00").status_code == 200
     assert board(Client(), f"/watch/{token}/board?g=a%00b").status_code == 200
     assert polled_url(Client().get(f"/watch/{token}/"))  # the token alphabet still matches
@@ -50,10 +50,10 @@ def test_the_services_find_nothing_for_a_token_with_a_nul():
     from scorepad.models import Invite, Session
 
     with pytest.raises(Session.DoesNotExist):
-        services.session_by_watch_token("a\x00b")
-    assert services.watch_version("a\x00b") is None
+        sharing.session_by_watch_token("a\x00b")
+    assert sharing.watch_version("a\x00b") is None
     with pytest.raises(Invite.DoesNotExist):
-        services.invite_by_token("\x00")
+        sharing.invite_by_token("\x00")
 
 
 @pytest.mark.parametrize("path", [
