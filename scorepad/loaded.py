@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import OuterRef, Subquery
+
 from referee.violations import Violation
 
 from .cache import versions
@@ -143,6 +145,22 @@ def last_number(session: Session) -> int | None:
     return None if number is None else int(number)
 
 
+def last_number_and_state(session: Session) -> tuple[int | None, Any]:
+    """The number of the session's last deal and its running state, read in one statement,
+    so of one moment: read one after the other, a deal recorded in between was in the
+    number and not in the state, and a phone counting its deals from both (the
+    scoreboard's ``data-scorer``) left that deal out. The row's state as it was when the
+    session is gone."""
+    deals = session.deals.model.objects.filter(session_id=OuterRef("pk"))
+    row = (type(session).objects.filter(pk=session.pk)
+           .annotate(last=Subquery(deals.order_by("-number").values("number")[:1]))
+           .values_list("last", "state").first())
+    if row is None:
+        return last_number(session), session.state
+    number, state = row
+    return (None if number is None else int(number)), state
+
+
 class Loaded:
     """A session row with its seats and, once asked, its last deal number.
 
@@ -180,7 +198,8 @@ class Loaded:
         """The number the next deal gets: not always deals + 1, since a removed deal's
         number stays with it in the history."""
         if self._last is _UNKNOWN:
-            self._last = last_number(self.session)
+            # with the state of the same moment (the row may have been read before a deal)
+            self._last, self.session.state = last_number_and_state(self.session)
         return int(self._last or 0) + 1
 
     def with_row(self, session: Session, last_number: int | None = _UNKNOWN) -> Loaded:

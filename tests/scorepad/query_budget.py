@@ -46,9 +46,9 @@ CALLS = [
     Call("group", "get", "/groups/{group}/", 8),  # the role read once, invitations for owners
     Call("session list", "get", "/sessions/", 2),
     Call("start a session", "get", "/sessions/new/", 7),
-    # a miss: the account, the session row with the role, its state, the last number and
-    # the last deals
-    Call("session page", "get", "/sessions/{sid}/", 5),
+    # a miss: the account, the session row with the role, its state with the last number
+    # (one statement: of one moment, scorepad/loaded.py) and the last deals
+    Call("session page", "get", "/sessions/{sid}/", 4),
     # rendered once per version and seen before: the login, the role, the version and
     # the page from the cache (views.common.reused_page)
     Call("session page, cached", "get", "/sessions/{sid}/", 0, warm=True),
@@ -168,12 +168,12 @@ def setup(deals: int) -> tuple[Any, Any, dict[str, Any]]:
     from django.test import Client
     from rest_framework.authtoken.models import Token
 
-    from scorepad import services
+    from scorepad import rosters, services, sharing
     from scorepad.cache import grants
 
     owner = get_user_model().objects.create_user(
         username=f"bench-q-{deals}-{secrets.token_hex(4)}", password="pw-12345678")
-    group = services.group_create(user=owner, name="Stammtisch")
+    group = rosters.group_create(user=owner, name="Stammtisch")
     session = services.session_start(group=group, user=owner, preset="salzburg",
                                      overrides=None, seats=SEATS, dealer="Dominik")
     names = services.Names.of(session)
@@ -183,7 +183,7 @@ def setup(deals: int) -> tuple[Any, Any, dict[str, Any]]:
                  "tricks": {p: 2 if p == declarer else 1 for p in SEATS}}
                 if i < 4 else {"kind": "passed"})
         services.deal_record(session=session, user=owner, data=names.deal_ids(deal))
-    token = services.watch_link_create(session=session)
+    token = sharing.watch_link_create(session=session)
     client = Client()
     client.force_login(owner, backend="django.contrib.auth.backends.ModelBackend")
     api = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=owner).key}")
