@@ -167,6 +167,7 @@
     const s = state(form);
     s.dirty = true;
     clearTimeout(s.timer);
+    form.setAttribute("data-check-due", "");   // a check will start (tests wait for it)
     s.timer = setTimeout(function () { check(form); }, delay == null ? DEBOUNCE : delay);
   }
 
@@ -185,6 +186,7 @@
   function check(form) {
     const s = state(form);
     clearTimeout(s.timer);
+    form.removeAttribute("data-check-due");
     s.dirty = false;
     s.seq += 1;
     const seq = s.seq;
@@ -334,6 +336,7 @@
     const replaces = form.dataset.replaces ? parseInt(form.dataset.replaces, 10) : null;
     const s = state(form);
     clearTimeout(s.timer);
+    form.removeAttribute("data-check-due");
     if (s.controller) s.controller.abort();
     s.seq += 1;
     if (Outbox() && (!navigator.onLine || (await pendingIn(session)) - (replaces ? 1 : 0) > 0)) {

@@ -35,13 +35,14 @@ def new_phone(browser: Any, *, locale: str = "en-GB", scheme: str = "light",
 
 
 def quiet(page: Any, timeout: float = 10.0) -> None:
-    """Wait until the deal form's live check and htmx have nothing in flight. Polled from
-    here: wait_for_function would need eval, which the page's CSP forbids."""
+    """Wait until the deal form's live check and htmx have nothing in flight: no check
+    waiting out its debounce (``data-check-due``, set by static/entry.js at a tap), none
+    sent, no htmx request or swap. Polled from here: wait_for_function would need eval,
+    which the page's CSP forbids."""
     deadline = time.monotonic() + timeout
     script = """() => document.querySelectorAll(
-                        '.htmx-request, .htmx-swapping, .htmx-settling, form.checking').length
-                    + (window.__pendingCheck ? 1 : 0)"""
-    page.wait_for_timeout(200)  # the debounce: a check starts 150 ms after the last tap
+                        '.htmx-request, .htmx-swapping, .htmx-settling, form.checking,'
+                        + ' form[data-check-due]').length"""
     while page.evaluate(script) > 0:
         assert time.monotonic() < deadline, "the page did not settle"
         page.wait_for_timeout(25)
