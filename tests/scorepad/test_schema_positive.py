@@ -28,6 +28,7 @@ import jsonschema
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import FlakyStrategyDefinition
 from schemathesis.core import NotSet
 
 from scorepad.wsgi import application
@@ -134,7 +135,7 @@ def operations(_published: dict[str, Any]) -> list[Any]:
 @pytest.fixture
 def world(db: Any) -> dict[str, Any]:
     """An owner with a group, a session of each game with a deal, a watch link."""
-    from scorepad import services
+    from scorepad import services, sharing
 
     from .factories import SEATS, group_with, user
 
@@ -157,7 +158,7 @@ def world(db: Any) -> dict[str, Any]:
     drawn(contest, owner)
     return {"owner": owner, "group": group, "sessions": sessions,
             "player": group.players.order_by("pk").first(),
-            "watch": services.watch_link_create(session=sessions["mulatschak"]),
+            "watch": sharing.watch_link_create(session=sessions["mulatschak"]),
             "tournament": contest}
 
 
@@ -234,22 +235,51 @@ def _check(case: Any, world: dict[str, Any], published: dict[str, Any]) -> None:
                              f"for {_shown(case.body)}")
 
 
-def test_no_request_the_schema_allows_is_refused_for_its_shape(operations, world, _published):
-    """One hypothesis run per operation; every operation's failure is reported."""
+def _run(operation: Any, world: dict[str, Any], published: dict[str, Any]) -> None:
+    """One hypothesis run of ``operation``'s positive cases."""
+
+    @given(case=operation.as_strategy(schemathesis.GenerationMode.POSITIVE))
+    @settings(max_examples=env_examples("SCHEMA_EXAMPLES", EXAMPLES, share=20),
+              deadline=None, database=None, phases=[Phase.explicit, Phase.generate],
+              report_multiple_bugs=False,
+              suppress_health_check=list(HealthCheck))
+    def run(case: Any) -> None:
+        _check(case, world, published)
+
+    run()
+
+
+#: The operations are shared out among this many tests (every ``SHARDS``-th one each):
+#: at full strength all of them in one test took over five minutes on a slow day, past
+#: the suite's timeout per test, and one test cannot be spread over the workers.
+SHARDS = 6
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_no_request_the_schema_allows_is_refused_for_its_shape(operations, world, _published,
+                                                                shard):
+    """One hypothesis run per operation; every operation's failure is reported.
+
+    Hypothesis' "Inconsistent data generation" (``FlakyStrategyDefinition``) is about the
+    generator, not the API: drawing the same choices again gave other kinds of values (seen
+    once in CI, at full strength, for an operation whose only body field is a name with a
+    pattern; 4,000 further cases of it did not repeat it). Such a run is made once more,
+    from the start with new cases, and fails only if that happens again; its words are
+    reported whole."""
+    mine = operations[shard::SHARDS]
+    assert mine or os.environ.get("SCHEMA_ONLY"), "fewer operations than shards"
     failures = []
-    for operation in operations:
-
-        @given(case=operation.as_strategy(schemathesis.GenerationMode.POSITIVE))
-        @settings(max_examples=env_examples("SCHEMA_EXAMPLES", EXAMPLES, share=20),
-                  deadline=None, database=None, phases=[Phase.explicit, Phase.generate],
-                  report_multiple_bugs=False,
-                  suppress_health_check=list(HealthCheck))
-        def run(case: Any) -> None:
-            _check(case, world, _published)
-
-        try:
-            run()
-        except Exception as e:  # noqa: BLE001  (every operation's failure, then fail)
-            found = e.exceptions if isinstance(e, ExceptionGroup) else [e]
-            failures += [f"{operation.label}: {str(x).splitlines()[0][:700]}" for x in found]
+    for operation in mine:
+        for attempt in (1, 2):
+            try:
+                _run(operation, world, _published)
+            except FlakyStrategyDefinition as e:
+                if attempt == 2:
+                    failures.append(f"{operation.label}, twice: {str(e)[:1500]}")
+                continue
+            except Exception as e:  # noqa: BLE001  (every operation's failure, then fail)
+                found = e.exceptions if isinstance(e, ExceptionGroup) else [e]
+                failures += [f"{operation.label}: {next(iter(str(x).splitlines()), repr(x))[:700]}"
+                             for x in found]
+            break
     assert not failures, "\n".join(failures)
