@@ -22,9 +22,11 @@ run: install
 
 # The whole suite, browser tests included, in JOBS processes (pytest-xdist); honours
 # DATABASE_URL (SQLite when unset) and HYPOTHESIS_PROFILE (dev unless told: tests/strength.py).
-JOBS ?= 2
+# Three processes on two cores: the browser tests, spread over two of them, mostly wait
+# (tests/conftest.py), and an idle process takes over the tail of another's share (worksteal).
+JOBS ?= 3
 test: install
-	$(PY) -m pytest -n $(JOBS) $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(JOBS) --dist worksteal $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

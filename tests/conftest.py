@@ -30,15 +30,85 @@ def load_examples(path: Path = EXAMPLES) -> list[dict[str, Any]]:
     return list(json.loads(path.read_text(encoding="utf-8")))
 
 
+def _browser(item: pytest.Item) -> bool:
+    return item.nodeid.startswith("tests/browser/")
+
+
+def _first_portions(config: pytest.Config, count: int) -> list[int]:
+    """How many consecutive tests each pytest-xdist worker is handed first, as its
+    scheduler hands them out (``xdist/scheduler/``): ``worksteal`` splits the whole run
+    evenly and idle workers later take over the tail of another's share; ``load`` hands
+    each a quarter of its share and the rest in small batches. tests/test_run_order.py asks
+    those schedulers and fails if a pytest-xdist hands out otherwise."""
+    workerinput = config.workerinput  # type: ignore[attr-defined]
+    workers = int(workerinput["workercount"])
+    if workerinput.get("dist") == "worksteal":
+        portions, left = [], count
+        for i in range(workers):
+            portions.append(left // (workers - i))
+            left -= portions[-1]
+        return portions
+    return [max(count // workers // 4, 2)] * workers
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Tell each pytest-xdist worker how the tests are handed out (its own options say
+    that it distributes nothing)."""
+    node.workerinput["dist"] = node.config.getoption("dist")
+
+
 @pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser tests first. They take turns through a lock (tests/browser/conftest.py);
-    pytest-django puts them, as transactional tests, in the middle of the run, where
-    pytest-xdist's load distribution handed batches of them to both workers at once and
-    one waited at the lock while the other drove the browser. First, they all fall in the
-    first worker's first batch (a quarter of its share), and the other worker runs the
-    server-side tests beside them."""
-    items.sort(key=lambda item: not item.nodeid.startswith("tests/browser/"))
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Where the browser tests go in the run. They spend most of their time waiting (on a
+    poll, a held answer, the network switched off), so under pytest-xdist with three or
+    more workers they are spread over all workers but one, each share at the head of the
+    tests that worker is handed first; the last worker starts on the server-side tests,
+    and with ``--dist worksteal`` (make test) takes over the tail of the others' while
+    they drive their browsers. The order is computed identically on every worker.
+
+    With fewer workers they all come first, in one worker's first batch. (Left where
+    pytest-django puts them, as transactional tests, in the middle of the run, both
+    workers got batches of them at once and waited on each other.)"""
+    browser = [item for item in items if _browser(item)]
+    rest = [item for item in items if not _browser(item)]
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    if workers < 3 or not browser:
+        items[:] = browser + rest
+        return
+    portions = _first_portions(config, len(items))
+    shares = _shares(browser, workers - 1)
+    if any(len(share) > portion for share, portion in zip(shares, portions, strict=False)):
+        items[:] = browser + rest   # too few tests to spread them
+        return
+    ordered: list[pytest.Item] = []
+    for share, portion in zip(shares, portions, strict=False):
+        filler = portion - len(share)
+        ordered += share + rest[:filler]
+        del rest[:filler]
+    items[:] = ordered + rest
+
+
+#: What a browser test takes on a quiet machine unless it says otherwise (``long``).
+BROWSER_SECONDS = 3.0
+
+
+def _seconds(item: pytest.Item) -> float:
+    marker = item.get_closest_marker("long")
+    return float(marker.args[0]) if marker else BROWSER_SECONDS
+
+
+def _shares(browser: list[pytest.Item], count: int) -> list[list[pytest.Item]]:
+    """The browser tests split into ``count`` shares of about the same time: the longest
+    first, each to the share with the least so far. Each share starts with its long tests,
+    so that what is left at its end, which an idle worker takes over, is short."""
+    shares: list[list[pytest.Item]] = [[] for _ in range(count)]
+    load = [0.0] * count
+    for item in sorted(browser, key=_seconds, reverse=True):   # stable: collection order
+        least = load.index(min(load))
+        shares[least].append(item)
+        load[least] += _seconds(item)
+    return shares
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ SCHREIBER_REQUIRE_BROWSER=1 (as .ci/run sets) a missing browser fails instead.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,20 +50,32 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(autouse=True)
-def _one_browser_test_at_a_time(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Under pytest-xdist, browser tests of different workers take turns (a file lock the
-    workers share): two chromiums and two live servers on a 2-core machine made timing
-    fail in CI. Other tests go on beside a browser test."""
+def _browser_turns(tmp_path_factory: pytest.TempPathFactory,
+                   request: pytest.FixtureRequest) -> Iterator[None]:
+    """Under pytest-xdist, browser tests of different workers run side by side, each with
+    its own chromium and live server, except a test marked ``alone``: one that measures
+    time (an update within 2 s, a board within 300 ms) runs with no other browser test
+    beside it, as a slow machine under two chromiums made such tests fail in CI.
+
+    A readers-writer lock on files the workers share: every test passes a turnstile, then
+    holds the turns file shared, or, when ``alone``, exclusively. An ``alone`` test keeps the
+    turnstile while it waits, so no other browser test starts before it."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         yield
         return
-    lock_path = tmp_path_factory.getbasetemp().parent / "browser-tests.lock"
-    with open(lock_path, "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    here = tmp_path_factory.getbasetemp().parent
+    alone = request.node.get_closest_marker("alone") is not None
+    with open(here / "browser-turnstile.lock", "a") as turnstile, \
+            open(here / "browser-turns.lock", "a") as turns:
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(turns, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
         try:
             yield
         finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            fcntl.flock(turns, fcntl.LOCK_UN)
 
 
 @pytest.fixture(autouse=True)
@@ -77,9 +90,78 @@ def _pages_closed(request: pytest.FixtureRequest) -> Iterator[None]:
             context.close()
 
 
+class _Answers(logging.Handler):
+    """What the live server answered with 400 or more (Django logs each on
+    ``django.request``) and what the project warned of, while one test ran."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.name} {record.levelname}: {record.getMessage()[:300]}")
+
+
+@pytest.fixture(autouse=True)
+def _server_answers(request: pytest.FixtureRequest) -> Iterator[None]:
+    handler = _Answers()
+    loggers = [logging.getLogger(name) for name in ("django.request", "scorepad")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    request.node.server_answers = handler.lines
+    try:
+        yield
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+#: What each open page shows, for a failed test's report: where it is, how its document
+#: came (the server's status; whether the service worker answered: an offline copy or the
+#: "No network" page), and the start of its text.
+_PAGE_STATE = """() => {
+  const n = performance.getEntriesByType("navigation")[0] || {};
+  const main = document.querySelector("main") || document.body;
+  return {title: document.title, status: n.responseStatus, type: n.type,
+          worker: n.workerStart > 0, offlineCopy: document.documentElement.hasAttribute(
+            "data-offline-copy"), text: (main ? main.innerText : "").slice(0, 600)};
+}"""
+
+
+def _pages_seen(item: pytest.Item) -> str:
+    browser = getattr(item, "funcargs", {}).get("browser")
+    lines = [f"server: {line}" for line in getattr(item, "server_answers", [])]
+    for number, context in enumerate(browser.contexts if browser is not None else []):
+        try:  # which cookies it holds (a login lost shows here), never their values
+            lines.append(f"phone {number} cookies: "
+                         f"{sorted(c['name'] for c in context.cookies())}")
+        except Exception as e:
+            lines.append(f"phone {number} cookies: {str(e)[:200]}")
+        for page in context.pages:
+            try:
+                state = page.evaluate(_PAGE_STATE)
+            except Exception as e:  # a page that cannot answer says why
+                state = {"error": str(e)[:200]}
+            lines.append(f"phone {number}: {page.url} {state}")
+    return "\n".join(lines) or "no page open, no answer of 400 or more"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Keep each phase's report on the test, for the phone fixture's screenshot; a failed
+    browser test's report also says what every open page showed and what the server
+    refused or failed meanwhile (a failure seen once in CI is then not a riddle)."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    if report.when == "call" and report.failed:
+        report.sections.append(("what the phones showed", _pages_seen(item)))
+    return report
+
+
 @pytest.fixture
 def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A page in a phone-sized viewport; a screenshot is saved when the test ends."""
+    """A page in a phone-sized viewport; a screenshot is saved when the test ends (under
+    ``dev``, when it failed: tests/strength.py)."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
                                   has_touch=True, locale="en-GB")
     page = context.new_page()
@@ -88,9 +170,11 @@ def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
             if m.type == "error" else None)
     page.console_errors = errors
     yield page
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    from ..strength import SCREENSHOT_SCALE
+    from ..strength import EVERY_SCREENSHOT, SCREENSHOT_SCALE
 
-    page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True,
-                    scale=SCREENSHOT_SCALE)
+    call = getattr(request.node, "report_call", None)
+    if EVERY_SCREENSHOT or call is None or call.failed:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True,
+                        scale=SCREENSHOT_SCALE)
     context.close()

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from scorepad import services
 from scorepad.models import Deal
 
+from ..strength import repeated
 from .conftest import SCREENSHOTS
 from .phone import log_in, new_phone, quiet
 from .test_offline import installed, made_deal, outbox, saved_offline, until
@@ -99,8 +100,8 @@ def server_scores(session: Any) -> dict[str, int]:
     return dict(services.scoreboard(session)["scores"])
 
 
-@pytest.mark.parametrize(("language", "scheme"), [("en", "light"), ("de", "dark"),
-                                                  ("hu", "light")])
+@pytest.mark.parametrize(("language", "scheme"), repeated([("en", "light"), ("de", "dark"),
+                                                           ("hu", "light")], dev=2))
 def test_a_deal_whose_number_was_taken_is_explained_before_the_tap(live_server, browser,
                                                                    language, scheme):
     from tests.scorepad.factories import EVEN, group_with, played, record, session_at, user

@@ -71,6 +71,7 @@ def slow(page: Any, latency: int = 300) -> None:
                                                    "uploadThroughput": -1})
 
 
+@pytest.mark.alone  # taps 100 ms apart: nothing else may slow the browser
 def test_taps_100_ms_apart_under_300_ms_latency_record_exactly_what_was_tapped(
         browser, live_server, table):
     page = new_phone(browser)

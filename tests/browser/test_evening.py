@@ -38,6 +38,7 @@ def settle(page: Any, timeout: float = 10.0) -> None:
     quiet(page, timeout)
 
 
+@pytest.mark.long(9)
 def test_a_new_user_plays_an_evening_with_a_correction(live_server, phone):
     page = phone
     page.goto(live_server.url + "/signup/")

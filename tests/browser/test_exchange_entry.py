@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from scorepad import services
+from scorepad import rosters, services
 from scorepad.models import Deal
 
+from ..strength import repeated
 from .phone import PASSWORD, log_in, new_phone, quiet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,11 +23,11 @@ SEATS = ["Anna", "Bernadette", "Cilli", "Maximilian"]
 LOCALES = {"de": "de-AT", "en": "en-GB", "hu": "hu-HU"}
 
 
-@pytest.mark.parametrize("language", list(LOCALES))
+@pytest.mark.parametrize("language", repeated(list(LOCALES)))
 def test_the_exchange_part_fits_the_phone_and_records_the_forms(live_server, browser,
                                                                 language):
     resi = get_user_model().objects.create_user(username="resi", password=PASSWORD)
-    group = services.group_create(user=resi, name="Stammtisch")
+    group = rosters.group_create(user=resi, name="Stammtisch")
     session = services.session_start(group=group, user=resi, preset="salzburg",
                                      overrides={"delayed_trump": True}, seats=SEATS,
                                      dealer="Maximilian")

@@ -1,7 +1,8 @@
 """Issue 23 on a phone: a sheet that fits, a start form that clips nothing, no internal
 code on any page, an outbox that says its deals in words, an offline copy as fresh as the
 screen, an "Undo" on every game's entry panel, a "+" that corrects, and a Save bar that
-does not hide the rows still to fill in. Screenshots go to test-results/fits/."""
+does not hide the rows still to fill in. Screenshots go to test-results/fits/ (the pages
+looked at: as test_looks.py says)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from django.utils.translation import gettext, pgettext
 from scorepad import services
 from scorepad.models import Deal
 
-from ..strength import LANGUAGE_SCHEME_WIDTHS, LANGUAGE_SCHEMES
+from ..strength import LANGUAGE_SCHEME_WIDTHS, LANGUAGE_SCHEMES, repeated
 from .phone import log_in, new_phone, quiet, save
 from .test_looks import Looker
 from .test_offline import installed  # active first, then controlled (the shell is large)
@@ -133,6 +134,7 @@ def session_marks(page: Any, problems: list[str]) -> None:
 
 
 @pytest.mark.parametrize(("lang", "scheme", "width"), LANGUAGE_SCHEME_WIDTHS)
+@pytest.mark.long(10)
 def test_sheets_and_start_form_fit_and_no_internal_code_shows(live_server, browser, evening,
                                                               lang, scheme, width):
     page = new_phone(browser, locale=LOCALES[lang], scheme=scheme, width=width,
@@ -199,7 +201,7 @@ def outbox(page: Any) -> list[str]:
     return [" ".join(t.split()) for t in page.locator("#outbox li").all_inner_texts()]
 
 
-@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+@pytest.mark.parametrize(("lang", "scheme"), repeated(LANGUAGE_SCHEMES))
 def test_the_outbox_names_players_and_tricks(live_server, browser, table, lang, scheme):
     session = table["session"]
     page = new_phone(browser, locale=LOCALES[lang], scheme=scheme)
@@ -255,7 +257,7 @@ def board_on_screen(page: Any) -> tuple[str, str]:
             " ".join(page.locator("#recent .deal-no").all_inner_texts()))
 
 
-@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+@pytest.mark.parametrize(("lang", "scheme"), repeated(LANGUAGE_SCHEMES, dev=1))
 def test_the_offline_copy_is_as_fresh_as_the_screen(live_server, browser, table, lang, scheme):
     from tests.scorepad.factories import EVEN, played, record
 

@@ -9,6 +9,7 @@ import pytest
 
 from scorepad.models import Deal, Guest, Session
 
+from ..strength import repeated
 from .conftest import SCREENSHOTS
 from .phone import PASSWORD, new_phone, quiet, scores
 
@@ -28,7 +29,7 @@ def counted(page: Any) -> list[str]:
     return taps
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize("locale", repeated(["en-GB", "de-DE"]))
 def test_a_fresh_phone_records_the_first_deal_in_eight_taps_then_signs_up_and_keeps_it(
         browser, live_server, locale):
     page = new_phone(browser, locale=locale)

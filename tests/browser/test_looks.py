@@ -3,7 +3,8 @@ in German, English and Hungarian, light and dark. A page fails when something is
 than the screen outside a deliberate scroller, a player's name breaks inside a word, a tap
 target (labels included) is smaller than 44 × 44 px, the watch-link QR code is not fully
 visible, or the entry panel is out of view after a save. Screenshots of every page go to
-test-results/looks/ (look at them)."""
+test-results/looks/ (look at them) under ``HYPOTHESIS_PROFILE=ci`` or
+``SCHREIBER_SCREENSHOTS=1``; under ``make test``'s ``dev`` those of the pages found wrong."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from scorepad import services
+from scorepad import services, sharing
 
-from ..strength import LANGUAGE_SCHEMES, SCREENSHOT_SCALE
+from ..strength import EVERY_SCREENSHOT, LANGUAGE_SCHEMES, SCREENSHOT_SCALE
 from .phone import log_in, new_phone, quiet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -50,7 +51,7 @@ def evening() -> dict[str, Any]:
         played(b, {a: 1, b: 2, c: 1, m: 1}, trump="leaves"),
     ):
         record(main, anna, deal)
-    token = services.watch_link_create(session=main)
+    token = sharing.watch_link_create(session=main)
     mura = services.session_start(group=group, user=anna, preset="mura", overrides=None,
                                   seats=SEATS, game="mura", stake="0.50", currency="EUR")
     for tricks, figures in (([2, 3, 3, 0], [2, 9, 7, 0]), ([4, 2, 2, 0], [2, 8, 8, 0])):
@@ -68,15 +69,16 @@ def evening() -> dict[str, Any]:
     player = group.players.get(name="Maximilian")
     # an invitation on Anna's home page, and one of hers pending on the group page
     hofrat = user("hofrat-von-der-hinterbrühl")
-    services.member_add(group=group_with(hofrat, "Preisschnapsen Hinterbrühl"), user=anna,
+    sharing.member_add(group=group_with(hofrat, "Preisschnapsen Hinterbrühl"), user=anna,
                         role="editor", by=hofrat)
-    services.member_add(group=group, user=hofrat, role="viewer", by=anna)
+    sharing.member_add(group=group, user=hofrat, role="viewer", by=anna)
     return {"group": group, "main": main, "mura": mura, "matz": matz, "done": done,
             "token": token, "player": player}
 
 
 class Looker:
-    """Visits pages, saves a screenshot of each, and collects what looks wrong."""
+    """Visits pages, collects what looks wrong, and saves a screenshot of each page (under
+    ``dev``, of each page where it found something wrong: tests/strength.py)."""
 
     def __init__(self, page: Any, base: str, tag: str, shots: Path | None = None,
                  script: str | None = None) -> None:
@@ -89,9 +91,11 @@ class Looker:
         if path is not None:
             self.page.goto(self.base + path)
         quiet(self.page)
-        self.page.screenshot(path=str(self.shots / f"{self.tag}-{name}.png"), full_page=True,
-                             scale=SCREENSHOT_SCALE)
-        self.problems += [f"{name}: {p}" for p in self.page.evaluate(self.script)]
+        found = [f"{name}: {p}" for p in self.page.evaluate(self.script)]
+        if found or EVERY_SCREENSHOT:
+            self.page.screenshot(path=str(self.shots / f"{self.tag}-{name}.png"),
+                                 full_page=True, scale=SCREENSHOT_SCALE)
+        self.problems += found
 
 
 def pages(looker: Looker, evening: dict[str, Any]) -> None:
@@ -171,6 +175,7 @@ def pages(looker: Looker, evening: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+@pytest.mark.long(9)
 def test_every_page_looks_right_on_a_phone(live_server, browser, evening, lang, scheme):
     page = new_phone(browser, locale=LOCALES[lang], scheme=scheme)
     looker = Looker(page, live_server.url, f"{lang}-{scheme}")
@@ -180,6 +185,7 @@ def test_every_page_looks_right_on_a_phone(live_server, browser, evening, lang, 
     assert page.console_errors == []
 
 
+@pytest.mark.long(9)
 def test_every_page_looks_right_on_a_320_px_phone(live_server, browser, evening):
     page = new_phone(browser, locale="de-AT", width=320, height=640)
     looker = Looker(page, live_server.url, "de-320")

@@ -137,6 +137,7 @@ def save(page: Any, label: str) -> None:
     page.wait_for_selector("#table .messages")
 
 
+@pytest.mark.long(15)
 def test_a_mura_evening_with_a_disputed_deal_and_the_settlement(live_server, phone):
     page = phone
     page.goto(live_server.url + "/signup/")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scorepad import services
+from scorepad import sharing
 from scorepad.models import Deal
 
 from .conftest import SCREENSHOTS
@@ -24,7 +24,7 @@ def table() -> Any:
     anna = user("anna")
     session = session_at(group_with(anna), anna)
     return {"session": session, "anna": anna,
-            "token": services.watch_link_create(session=session)}
+            "token": sharing.watch_link_create(session=session)}
 
 
 CONTROLLED = "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"

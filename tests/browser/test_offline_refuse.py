@@ -15,6 +15,7 @@ from scorepad import services
 from scorepad.messages import violation_message
 from scorepad.models import Deal
 
+from ..strength import repeated
 from .phone import log_in, new_phone, quiet
 from .test_offline import installed, outbox, until
 from .test_provisional import board, offline_polls, tap
@@ -47,7 +48,7 @@ def errors(page: Any) -> list[str]:
     return [" ".join(t.split()) for t in shown]
 
 
-@pytest.mark.parametrize(("language", "scheme"), PAIRS)
+@pytest.mark.parametrize(("language", "scheme"), repeated(PAIRS, dev=1))
 def test_a_bid_by_a_player_at_five_is_refused_offline_in_the_servers_words(
         live_server, browser, language, scheme):
     from tests.scorepad.factories import group_with, session_at, user
@@ -87,7 +88,7 @@ def test_a_bid_by_a_player_at_five_is_refused_offline_in_the_servers_words(
     assert [e for e in page.console_errors if not offline_polls(e)] == []
 
 
-@pytest.mark.parametrize(("language", "scheme"), PAIRS)
+@pytest.mark.parametrize(("language", "scheme"), repeated(PAIRS, dev=2))
 def test_staying_home_in_hearts_is_refused_as_the_first_deal_offline(
         live_server, browser, language, scheme):
     from tests.scorepad.factories import group_with, session_at, user
@@ -170,7 +171,8 @@ def test_tricks_that_do_not_add_up_are_refused_offline_in_mura(live_server, brow
     assert page.locator("#deal-form input[name=t_0]").input_value() == "3"
 
 
-@pytest.mark.parametrize(("language", "scheme"), [("en", "light"), ("hu", "dark")])
+@pytest.mark.parametrize(("language", "scheme"), repeated([("en", "light"), ("hu", "dark")],
+                                                           dev=1))
 def test_three_deals_offline_at_five_with_one_sitting_out_are_all_counted_and_synced(
         live_server, browser, language, scheme):
     from tests.scorepad.factories import group_with, user

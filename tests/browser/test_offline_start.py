@@ -17,10 +17,10 @@ from django.utils.formats import get_format
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
-from scorepad import games, services
+from scorepad import games, rosters, services
 from scorepad.models import Session
 
-from ..strength import LANGUAGE_SCHEMES
+from ..strength import LANGUAGE_SCHEMES, repeated
 from .phone import log_in, new_phone
 from .test_looks import PROBLEMS, Looker
 from .test_offline import installed, made_deal, outbox, until
@@ -40,7 +40,7 @@ def table() -> dict[str, Any]:
 
     anna, bert = user("anna"), user("bert")
     group = group_with(anna)
-    services.member_set(group=group, user=bert, role="editor")
+    rosters.member_set(group=group, user=bert, role="editor")
     friday = session_at(group, anna)
     Session.objects.filter(pk=friday.pk).update(name="Freitagsrunde")
     mura = services.session_start(group=group, user=anna, preset="mura", overrides=None,
@@ -81,7 +81,7 @@ def fits(page: Any, tag: str) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+@pytest.mark.parametrize(("lang", "scheme"), repeated(LANGUAGE_SCHEMES, dev=2))
 def test_offline_the_start_page_lists_the_sessions_held_and_opens_them(
         live_server, browser, table, lang, scheme):
     friday, mura = table["friday"], table["mura"]

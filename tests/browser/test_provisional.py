@@ -11,6 +11,7 @@ import pytest
 from scorepad import services
 from scorepad.models import Deal
 
+from ..strength import repeated
 from .conftest import SCREENSHOTS
 from .phone import log_in, new_phone, quiet
 from .test_offline import installed, outbox, until
@@ -54,8 +55,8 @@ def tap(page: Any, *selectors: str) -> None:
         page.locator(selector).tap()
 
 
-@pytest.mark.parametrize(("language", "scheme"), [("en", "light"), ("de", "dark"),
-                                                  ("hu", "light")])
+@pytest.mark.parametrize(("language", "scheme"), repeated([("en", "light"), ("de", "dark"),
+                                                           ("hu", "light")], dev=1))
 def test_three_deals_recorded_offline_show_the_scores_the_server_shows_after_they_sync(
         live_server, browser, language, scheme):
     from tests.scorepad.factories import group_with, session_at, user

@@ -13,11 +13,13 @@ from playwright.sync_api import expect
 
 from scorepad.models import Deal
 
+from ..strength import repeated
 from .phone import log_in, new_phone, quiet
 from .test_offline import made_deal, until
 from .test_provisional import BADGE, board
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.alone,  # it measures time
+              pytest.mark.django_db(transaction=True)]
 
 #: The server's answers are held this long (a slow pub's network).
 HELD = 0.8
@@ -59,7 +61,7 @@ def let_go(held: list[Any]) -> None:
         route.continue_()
 
 
-@pytest.mark.parametrize("language", list(LANGUAGES))
+@pytest.mark.parametrize("language", repeated(list(LANGUAGES)))
 def test_a_save_shows_the_provisional_board_at_once_then_the_servers(live_server, browser,
                                                                        language):
     from tests.scorepad.factories import group_with, session_at, user

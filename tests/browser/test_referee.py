@@ -2,7 +2,7 @@
 or call, in German and English, and every new page looked at in German, English and
 Hungarian, light and dark, with test_looks' checks (nothing wider than the phone, no tap
 target under 44 px, no name broken inside a word). Screenshots go to
-test-results/looks/ (referee-*)."""
+test-results/looks/ (referee-*), as test_looks.py says."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from scorepad import services
 
-from ..strength import LANGUAGE_SCHEMES
+from ..strength import LANGUAGE_SCHEMES, repeated
 from .phone import log_in, new_phone, quiet
 from .test_looks import PROBLEMS, Looker
 
@@ -80,7 +80,7 @@ WORDS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("lang", repeated(["en", "de"]))
 def test_a_trick_dispute_names_the_broken_duty_and_then_the_winner(live_server, browser, tables,
                                                                     lang):
     page = new_phone(browser, locale=LOCALES[lang])
@@ -103,7 +103,7 @@ def test_a_trick_dispute_names_the_broken_duty_and_then_the_winner(live_server, 
     no_problems(page)
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("lang", repeated(["en", "de"], dev=1))
 def test_an_auction_dispute_names_whose_call_it_is_and_the_declarer(live_server, browser,
                                                                       tables, lang):
     page = new_phone(browser, locale=LOCALES[lang])
@@ -125,7 +125,7 @@ def test_an_auction_dispute_names_whose_call_it_is_and_the_declarer(live_server,
     no_problems(page)
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("lang", repeated(["en", "de"]))
 def test_a_mura_revoke_is_found_from_the_cards_seen(live_server, browser, tables, lang):
     page = new_phone(browser, locale=LOCALES[lang])
     log_in(page, live_server.url, "anna")
@@ -141,7 +141,7 @@ def test_a_mura_revoke_is_found_from_the_cards_seen(live_server, browser, tables
     no_problems(page)
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("lang", repeated(["en", "de"], dev=1))
 def test_a_muller_matz_player_may_sleep_with_three_trumps(live_server, browser, tables, lang):
     page = new_phone(browser, locale=LOCALES[lang])
     log_in(page, live_server.url, "anna")
@@ -249,7 +249,8 @@ def referee_pages(looker: Looker, tables: dict[str, Any]) -> None:
     looker.look("referee-session-pile", f"/sessions/{matz.pk}/referee/pile/")
 
 
-@pytest.mark.parametrize(("lang", "scheme"), LANGUAGE_SCHEMES)
+@pytest.mark.parametrize(("lang", "scheme"), repeated(LANGUAGE_SCHEMES))
+@pytest.mark.long(9)
 def test_every_referee_page_looks_right_on_a_phone(live_server, browser, tables, lang, scheme):
     page = new_phone(browser, locale=LOCALES[lang], scheme=scheme)
     looker = Looker(page, live_server.url, f"{lang}-{scheme}")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from scorepad import accounts, services
+from scorepad import accounts, rosters
 from scorepad.models import Deal
 
 from .conftest import SCREENSHOTS
@@ -31,7 +31,7 @@ def table() -> Any:
 
     anna, bert = user("anna"), user("bert")
     group = group_with(anna, "Stammtisch Mondsee")
-    services.member_set(group=group, user=bert, role="editor")
+    rosters.member_set(group=group, user=bert, role="editor")
     return {"session": session_at(group, anna), "group": group, "anna": anna, "bert": bert}
 
 
@@ -58,6 +58,7 @@ def kept_offline(live_server: Any, page: Any, session: Any) -> None:
     assert len(outbox(page)) == 1 and Deal.objects.count() == 0
 
 
+@pytest.mark.long(7)
 def test_deals_kept_for_anna_are_neither_sent_nor_shown_for_bert_and_wait_for_her(
         live_server, browser, table):
     session = table["session"]

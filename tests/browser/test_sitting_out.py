@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from referee.deal import DealKind, deal_from_dict, sitting_out
 from referee.rules import mulatschak_rules
 from referee.session import apply, start
-from scorepad import services
+from scorepad import rosters, services
 
 from .conftest import SCREENSHOTS
 from .phone import PASSWORD, enter_deal, log_in, scores
@@ -36,10 +36,11 @@ def next_deal(state: Any, number: int) -> dict[str, Any]:
             "tricks": tricks, "stayed_home": [], "knocked": False}
 
 
+@pytest.mark.long(7)
 def test_five_at_murln_rotate_the_sitting_out_dealer_through_a_game(live_server, phone):
     page = phone
     resi = get_user_model().objects.create_user(username="resi", password=PASSWORD)
-    group = services.group_create(user=resi, name="Murln zu fünft")
+    group = rosters.group_create(user=resi, name="Murln zu fünft")
     session = services.session_start(group=group, user=resi, preset="murln",
                                      overrides={"sit_out_at": 5}, seats=FIVE, dealer="Eva")
     log_in(page, live_server.url, "resi")

@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from scorepad import services
+from scorepad import rosters, sharing
 
 from .conftest import PHONE, SCREENSHOTS
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.alone,  # it measures time
+              pytest.mark.django_db(transaction=True)]
 
 
 def _login(browser: Any, live_server: Any, username: str) -> Any:
@@ -38,9 +39,9 @@ def table() -> dict[str, Any]:
     anna = user("anna")
     bert = user("bert")
     group = group_with(anna)
-    services.member_set(group=group, user=bert, role="editor")
+    rosters.member_set(group=group, user=bert, role="editor")
     session = session_at(group, anna)
-    return {"session": session, "token": services.watch_link_create(session=session)}
+    return {"session": session, "token": sharing.watch_link_create(session=session)}
 
 
 def _wait_for(predicate: Any, seconds: float) -> float:
