@@ -199,6 +199,7 @@ def play_round(browser: Any, base: str, director: Any, screen: Any, tournament_p
     return scores
 
 
+@pytest.mark.long(55)
 def test_a_whole_evening_with_two_table_phones_and_the_screen(live_server, browser):
     from tests.scorepad.factories import group_with, user
 
@@ -233,7 +234,11 @@ def test_a_whole_evening_with_two_table_phones_and_the_screen(live_server, brows
     for number in (1, 2):
         rounds.append(play_round(browser, base, director, screen, tournament_page, number))
         expected = ranking(rounds)
-        assert len({line[2] for line in expected}) > 2  # places differ: a real check
+        if number == 1:
+            # places differ, so the comparison below is a real check: each table's deals
+            # give 3, 1.5, 1.5 and 0 points. (Round 2's sums depend on the random draw:
+            # they can fall into two levels, 4.5 and 1.5, as one CI run met.)
+            assert len({line[2] for line in expected}) == 3
         expect(screen.locator("#screen-ranking h2 small")).to_have_text(
             f"after {number} round" + ("s" if number > 1 else ""), timeout=15_000)
         assert screen_ranking(screen) == expected
