@@ -339,11 +339,26 @@
     form.removeAttribute("data-check-due");
     if (s.controller) s.controller.abort();
     s.seq += 1;
+    // One save of a form at a time: its buttons stay disabled until this deal is sent or
+    // kept on the phone, so a tap meanwhile waits for them and then takes the number after
+    // this one (two quick taps offline both took the same number).
+    busy(form, true);
+    let held = true;
+    const release = function () { if (held) { held = false; busy(form, false); } };
+    try {
+      return await send(form, record, body, session, replaces, release);
+    } finally {
+      release();
+    }
+  }
+
+  // The save itself: kept behind the deals still waiting, or sent (release: the buttons
+  // open again once the answer is in, before it is shown).
+  async function send(form, record, body, session, replaces, release) {
     if (Outbox() && (!navigator.onLine || (await pendingIn(session)) - (replaces ? 1 : 0) > 0)) {
       if (await refusedHere(form, record)) return;
       return queue(form, record, replaces);   // keep the order: behind the deals still waiting
     }
-    busy(form, true);
     // counted on the board at once, marked provisional, until the answer's board replaces it
     const provisional = window.SchreiberProvisional;
     const landed = function (quiet) { if (provisional && record.number) provisional.landed(record.number, quiet); };
@@ -355,7 +370,7 @@
       response = await fetch(form.action, { method: "POST", body: body, headers: sent,
                                             credentials: "same-origin" });
     } catch (e) {
-      busy(form, false);
+      release();
       landed(!!Outbox());   // about to be kept: the outbox counts it from now on
       if (!Outbox()) return note(form, texts().tFailed || "");
       if (await refusedHere(form, record)) { landed(); return; }
@@ -364,7 +379,7 @@
     const answer = events(response);
     let html;
     try { html = await response.text(); } catch (e) { html = ""; }
-    busy(form, false);
+    release();
     if (!answer["schreiber:recorded"]) landed(!!(Outbox() && (response.status === 403 ||
         (response.redirected && response.url.indexOf("/login/") >= 0))));
     if (answer["schreiber:recorded"]) {

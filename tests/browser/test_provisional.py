@@ -164,3 +164,42 @@ def test_the_other_games_count_offline_too(live_server, browser, game):
     quiet(page)
     assert " ".join(page.locator("#scoreboard table.tally").inner_text().split()) == shown
     assert page.locator("#scoreboard .board-title").inner_text() == title
+
+
+#: Two taps on the same button within one moment (a finger's double tap), before the first
+#: deal is kept in the phone's store.
+DOUBLE_TAP = """name => {
+  const button = Array.from(document.querySelectorAll("#entry button[name=loser]"))
+    .find(b => b.textContent.includes(name));
+  button.click();
+  button.click();
+}"""
+
+
+def test_a_tap_while_a_deal_is_being_kept_offline_is_not_a_second_deal_of_the_same_number(
+        live_server, browser):
+    """Keeping a deal on the phone takes a moment (its store, then the list). The form's
+    buttons stay disabled meanwhile, so a second tap is not a second deal under the number
+    the first one took (two quick taps kept two deals both numbered 1, and the board
+    counted one of them); the next tap, once it is kept, is the next number."""
+    from tests.scorepad.factories import group_with, user
+
+    anna = user("anna")
+    session = services.session_start(group=group_with(anna), user=anna, overrides=None,
+                                     seats=SEATS, game="muller_matz", dealer="Dominik")
+    page = new_phone(browser)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    installed(page)
+    page.context.set_offline(True)
+    page.evaluate(DOUBLE_TAP, "Bert")
+    until(lambda: len(outbox(page)) == 1)
+    page.locator("#entry button[name=loser]", has_text="Cilli").tap()
+    until(lambda: len(outbox(page)) == 2)
+    kept = outbox(page)
+    assert kept[0].startswith("Game 1 · Bert") and kept[1].startswith("Game 2 · Cilli"), kept
+    until(lambda: "2 games" in page.locator("#scoreboard .board-title").inner_text())
+    page.context.set_offline(False)
+    until(lambda: outbox(page) == [], 60)
+    assert [d.number for d in Deal.objects.filter(session=session).order_by("number")] == [1, 2]
+    assert page.console_errors == []
