@@ -9,11 +9,14 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.signals import request_finished, request_started
 
 CHROMIUM = Path(os.environ.get("SCHREIBER_CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
@@ -88,6 +91,46 @@ def _pages_closed(request: pytest.FixtureRequest) -> Iterator[None]:
     if "browser" in request.fixturenames:
         for context in list(request.getfixturevalue("browser").contexts):
             context.close()
+        SERVED.settle()
+
+
+class _Served:
+    """How many requests the live server's threads are answering. Closing a page does not
+    stop an answer under way on the server; the test's database is emptied right after
+    (TRUNCATE), and on PostgreSQL that answer's locks and the TRUNCATE deadlocked once in CI
+    (the empty-out failed, and the next test found the last one's rows)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.count = 0
+        self.last = 0.0
+
+    def started(self, **kwargs: Any) -> None:
+        if threading.current_thread() is not threading.main_thread():  # not the test client
+            with self.lock:
+                self.count += 1
+
+    def finished(self, **kwargs: Any) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            with self.lock:
+                self.count -= 1
+                self.last = time.monotonic()
+
+    def settle(self, quiet: float = 0.2, most: float = 10.0) -> None:
+        """Wait until no answer is under way and none has ended for ``quiet`` seconds (a
+        request the closed page had already sent may still be read), at most ``most``."""
+        deadline = time.monotonic() + most
+        while time.monotonic() < deadline:
+            with self.lock:
+                idle = self.count <= 0 and time.monotonic() - self.last >= quiet
+            if idle:
+                return
+            time.sleep(0.02)
+
+
+SERVED = _Served()
+request_started.connect(SERVED.started, dispatch_uid="browser-tests-served-started")
+request_finished.connect(SERVED.finished, dispatch_uid="browser-tests-served-finished")
 
 
 class _Answers(logging.Handler):
