@@ -202,6 +202,8 @@ TEXT_PATTERN = f"^[^{_HIDDEN}]*$"
 #: What a session's name and note hold at most (after their blanks are folded or trimmed).
 MAX_SESSION_NAME = 80
 MAX_SESSION_NOTE = 2000
+#: A roster player's category (docs/tournaments.md, "Categories").
+MAX_CATEGORY = 20
 
 
 class _ServiceChecked(serializers.Field):  # type: ignore[type-arg]

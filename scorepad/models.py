@@ -17,7 +17,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .fields import MAX_SESSION_NAME, MAX_SESSION_NOTE
+from .fields import MAX_CATEGORY, MAX_SESSION_NAME, MAX_SESSION_NOTE
 
 
 class Group(models.Model):
@@ -65,6 +65,10 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="players",
     )
+    #: A ranking of its own beside the overall one ("Damen", "Jugend"; docs/tournaments.md,
+    #: "Categories"): 1–20 characters, or "" for none.
+    category = models.CharField(_("category"), max_length=MAX_CATEGORY, blank=True,
+                                default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -420,6 +424,8 @@ class Tournament(models.Model):
     draw = models.CharField(max_length=10, choices=Draw.choices)
     stake = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
     currency = models.CharField(max_length=3, blank=True, default="")
+    #: The day it is played (a season counts it by this day).
+    date = models.DateField(_("date"), default=timezone.localdate)
     status = models.CharField(max_length=12, choices=Status.choices,
                               default=Status.REGISTERING)
     #: How many of the last closed rounds the screen leaves out (a surprise at the
