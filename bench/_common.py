@@ -203,11 +203,12 @@ def collectstatic() -> None:
 
 
 @contextmanager
-def gunicorn(workers: int = 2, threads: int = 4, cache_url: str | None = None
-             ) -> Iterator[str]:
-    """gunicorn with gunicorn.conf.py on a free loopback port; yields the base URL.
-    ``cache_url``: SCHREIBER_CACHE_URL for the server ("" or None: memory per worker)."""
-    port = free_port()
+def gunicorn(workers: int = 2, threads: int = 4, cache_url: str | None = None,
+             port: int | None = None) -> Iterator[str]:
+    """gunicorn with gunicorn.conf.py on a loopback port (``port``, or a free one); yields
+    the base URL. ``cache_url``: SCHREIBER_CACHE_URL for the server ("" or None: memory per
+    worker)."""
+    port = port or free_port()
     env = {**os.environ, **SERVER_ENV, "DATABASE_URL": database_url(),
            "SCHREIBER_CACHE_URL": cache_url or "",
            "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(workers),
