@@ -13,10 +13,12 @@
 // to the first one that is held (refused, being corrected), incomplete or illegal here.
 //
 // Online too, before the server's answer (issue 23): a deal saved with the network is
-// counted the moment it goes (`going`, entry.js) and the board shows it marked
+// counted the moment it goes (`going`, saving.js) and the board shows it marked
 // provisional until the answer's board replaces it; refused or not sent (`landed`), it is
 // dropped and the server's board is back. So that it is counted at once, the scripts load
-// when the page is idle (`idle`), from the browser's cache on a return visit.
+// when this phone starts to enter a deal (`touched`: its first tap or key on the entry
+// panel), from the browser's cache on a return visit; a page only looked at never loads
+// them (issue 33: the session page's weight and its blocking time on a first visit).
 (function () {
   "use strict";
   const pristine = new WeakMap();   // each board as the server sent it
@@ -232,12 +234,14 @@
     return words;
   }
 
-  // The scorer's scripts once the page is idle, on a page where a save can be counted.
-  function idle() {
+  // The scorer's scripts at the first tap or key on the entry panel, on a page where a
+  // save can be counted.
+  const TOUCHES = ["pointerdown", "keydown", "focusin"];
+  function touched(evt) {
+    if (!evt.target.closest || !evt.target.closest("#entry")) return;
+    TOUCHES.forEach(function (name) { document.removeEventListener(name, touched, true); });
     if (!section() || !texts().scripts) return;
-    const start = function () { load().catch(function () { /* loaded again when needed */ }); };
-    if (window.requestIdleCallback) window.requestIdleCallback(start, { timeout: 2000 });
-    else setTimeout(start, 200);
+    load().catch(function () { /* loaded again when needed */ });
   }
 
   // What this phone showed a waiting deal to score (the game's change(): points per
@@ -278,8 +282,7 @@
   function soon() { clearTimeout(timer); timer = setTimeout(render, 0); }
 
   document.addEventListener("DOMContentLoaded", soon);
-  if (document.readyState === "complete") idle();
-  else window.addEventListener("load", idle);
+  TOUCHES.forEach(function (name) { document.addEventListener(name, touched, true); });
   document.addEventListener("schreiber:outbox", soon);           // this page changed the outbox
   // A board the server sent (a poll, a save) is counted the moment it is in the page,
   // before it is ever drawn without the deals (htmx announces an outerHTML swap on the
