@@ -240,7 +240,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "scorepad.minified.MinifiedStorage"  # whitenoise's, our files minified
         )
     },
 }

@@ -17,8 +17,9 @@
   const parser = new DOMParser();
   const states = new WeakMap();
   // What the game's phone.js adds (hook): counted(form, counts) after the counts are
-  // drawn; click(target, form) → true when a tap was its own; describe(form, submitter)
-  // → the deal in words, or null for the plain one.
+  // drawn; click(target, form) for any tap on the page (form: the deal form it is in, or
+  // null) → true when the tap was its own; describe(form, submitter) → the deal in words,
+  // or null for the plain one.
   const hooks = {};
 
   function token() {
@@ -284,7 +285,7 @@
     const stepper = evt.target.closest("button[data-step]");
     if (stepper && entryForm(stepper)) { evt.preventDefault(); step(stepper); return; }
     const form = evt.target.closest("form[data-entry]");
-    if (form && hooks.click && hooks.click(evt.target, form)) evt.preventDefault();
+    if (hooks.click && hooks.click(evt.target, form)) evt.preventDefault();
   });
 
   function onEdit(evt) {

@@ -25,6 +25,7 @@
     try { entries = await Outbox().list(session); } catch (e) { return; }
     const t = box.dataset;
     box.hidden = entries.length === 0;
+    if (entries.length) counter();
     box.querySelector(".outbox-title").textContent = t.tTitle;
     const list = box.querySelector(".outbox-list");
     const items = [];
@@ -294,7 +295,41 @@
     if (action) { evt.preventDefault(); outboxAction(action); }
   });
 
+  // The phone's scorer (provisional.js, which loads the game's scripts): when this phone
+  // starts to enter a deal (its first tap or key on the entry panel), so that its Save is
+  // counted at once, or holds deals of this session not sent yet; never for a page only
+  // looked at.
+  // → a promise of window.SchreiberProvisional (null: this page counts nothing, or it
+  // could not be loaded).
+  let counting = null;
+  function counter() {
+    const box = document.getElementById("provisional");
+    if (window.SchreiberProvisional) return Promise.resolve(window.SchreiberProvisional);
+    if (!box || !box.dataset.counter) return Promise.resolve(null);
+    if (!counting) {
+      counting = new Promise(function (resolve) {
+        const script = document.createElement("script");
+        script.src = box.dataset.counter;
+        script.onload = function () {
+          resolve(window.SchreiberProvisional || null);
+          // a deal another phone's took: what it would score now
+          if (document.querySelector("#outbox li.conflict")) renderOutbox();
+        };
+        script.onerror = function () { counting = null; script.remove(); resolve(null); };
+        document.head.append(script);
+      });
+    }
+    return counting;
+  }
+  const TOUCHES = ["pointerdown", "keydown", "focusin", "input", "change"];
+  function touched(evt) {
+    if (!evt.target.closest || !evt.target.closest("#entry")) return;
+    TOUCHES.forEach(function (name) { document.removeEventListener(name, touched, true); });
+    counter();
+  }
+  TOUCHES.forEach(function (name) { document.addEventListener(name, touched, true); });
+
   E.inits.push(function () { renderOutbox(); });
   document.addEventListener("DOMContentLoaded", function () { flushSoon(300); });
-  Object.assign(E, { render: renderOutbox, flush: flush, flushSoon: flushSoon });
+  Object.assign(E, { render: renderOutbox, flush: flush, flushSoon: flushSoon, counter: counter });
 })();

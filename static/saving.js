@@ -61,10 +61,22 @@
       if (await refusedHere(form, record)) return;
       return queue(form, record, replaces);   // keep the order: behind the deals still waiting
     }
-    // counted on the board at once, marked provisional, until the answer's board replaces it
-    const provisional = window.SchreiberProvisional;
-    const landed = function (quiet) { if (provisional && record.number) provisional.landed(record.number, quiet); };
+    // counted on the board at once, marked provisional, until the answer's board replaces
+    // it (the counter is loaded at the first tap: a first tap that saves is counted once
+    // it is there, if the answer is not in yet)
+    let provisional = window.SchreiberProvisional, answered = false;
+    const landed = function (quiet) {
+      answered = true;
+      if (provisional && record.number) provisional.landed(record.number, quiet);
+    };
     if (provisional && record.number) provisional.going(record.number, record.body);
+    else if (record.number) {
+      E.counter().then(function (counted) {
+        if (!counted || answered) return;
+        provisional = counted;
+        provisional.going(record.number, record.body);
+      });
+    }
     let response;
     try {
       const sent = E.headers("table");
@@ -109,7 +121,7 @@
   // (the phone's scorer counts it: provisional.js) is refused at once, in the server's
   // words, next to the form, which stays as it was: nothing is kept.
   async function refusedHere(form, record) {
-    const provisional = window.SchreiberProvisional;
+    const provisional = window.SchreiberProvisional || await E.counter();
     if (!provisional || !provisional.refusal) return false;
     let reasons;
     try { reasons = await provisional.refusal(record.body, record.number); } catch (e) { return false; }

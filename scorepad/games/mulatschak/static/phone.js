@@ -250,18 +250,29 @@
     return parts.join(" · ");
   }
 
-  const entry = {
+  // The Referee link (templates/scorepad/_referee_link.html) carries the trump the deal
+  // form has chosen, so that the Referee page opens with it: ?trump=hearts.
+  function carryTrump(link) {
+    const trump = document.querySelector("#deal-form input[name=trump]:checked");
+    if (!trump) return;
+    const url = new URL(link.href, document.baseURI);
+    url.searchParams.set("trump", trump.value);
+    link.href = url.pathname + url.search;
+  }
+
+  const hooks = {
     counted: splitOffer,
     describe: describe,
     click: function (target, form) {
       const split = target.closest("button[data-split]");
-      if (!split) return false;
-      applySplit(split, form);
-      return true;
+      if (split && form) { applySplit(split, form); return true; }
+      const referee = target.closest("a[data-referee-link]");
+      if (referee) carryTrump(referee);
+      return false;
     },
   };
 
-  if (global.SchreiberEntry) global.SchreiberEntry.hook(entry);
+  if (global.SchreiberEntry) global.SchreiberEntry.hook(hooks);
   if (global.SchreiberScorer) {
     global.SchreiberScorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, showForm: showForm,
                                             factorsText: factorsText, change: change });
