@@ -115,24 +115,26 @@ def parse(lhr: dict[str, Any]) -> Run:
     )
 
 
-def lighthouse(url: str, port: int, keep_storage: bool) -> Run:
+def lighthouse(url: str, port: int, keep_storage: bool, tries: int = 3) -> Run:
     """One Lighthouse run of ``url`` in the chromium listening on ``port`` (its cookies
-    stay: Lighthouse's reset of the storage leaves them)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "report.json"
-        cmd = ["npx", "--yes", LIGHTHOUSE, url, f"--port={port}", "--output=json",
-               f"--output-path={out}", "--quiet", f"--only-categories={CATEGORIES}",
-               "--form-factor=mobile", "--throttling-method=simulate"]
-        if keep_storage:
-            cmd.append("--disable-storage-reset")
-        ran = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-        if ran.returncode != 0 or not out.exists():
-            print(ran.stdout[-2000:], ran.stderr[-2000:], file=sys.stderr)
-            raise SystemExit(2)
-        lhr = json.loads(out.read_text())
-    if lhr.get("runtimeError"):
-        print(f"!! {url}: {lhr['runtimeError']}", file=sys.stderr)
-    return parse(lhr)
+    stay: Lighthouse's reset of the storage leaves them); a run that Lighthouse itself
+    could not record (NO_NAVSTART and the like, on a loaded machine) is run again."""
+    for attempt in range(1, tries + 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "report.json"
+            cmd = ["npx", "--yes", LIGHTHOUSE, url, f"--port={port}", "--output=json",
+                   f"--output-path={out}", "--quiet", f"--only-categories={CATEGORIES}",
+                   "--form-factor=mobile", "--throttling-method=simulate"]
+            if keep_storage:
+                cmd.append("--disable-storage-reset")
+            ran = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            lhr = json.loads(out.read_text()) if out.exists() else None
+        problem = (f"exit {ran.returncode}: {ran.stderr[-500:]}" if lhr is None
+                   else (lhr.get("runtimeError") or {}).get("message"))
+        if not problem:
+            return parse(lhr)
+        print(f"!! {url} (try {attempt}): {problem}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 class Chromium:
