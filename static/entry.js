@@ -190,9 +190,10 @@
     const hints = form.querySelector("#hints");
     if (hints) { hints.textContent = ""; const p = document.createElement("p"); p.className = "hint"; p.textContent = text; hints.appendChild(p); }
   }
-  // No referee at hand (offline): Save stays open, the deal is checked when it is sent.
-  function unchecked(form) {
-    note(form, texts().tNocheck || "");
+  // No referee at hand (offline, or an answer that is not the form): Save stays open, the
+  // deal is checked when it is sent.
+  function unchecked(form, text) {
+    note(form, text || texts().tNocheck || "");
     const save = form.querySelector("[data-save-button]");
     if (save) save.removeAttribute("aria-disabled");
   }
@@ -218,10 +219,14 @@
       .then(function (html) {
         if (seq !== s.seq || s.dirty) return;   // a newer state is on its way: it wins
         const fresh = parse(html).getElementById("deal-form");
+        // An answer without the form (the login page the check was sent to when the
+        // phone's login or a table's code had ended) was dropped, and Save stayed as the
+        // last check had left it, disabled, however the deal was completed (issue 34)
         if (fresh) apply(form, fresh);
+        else unchecked(form, texts().tUnchecked);
       })
-      .catch(function (e) {
-        if (e.name !== "AbortError" && seq === s.seq) unchecked(form);
+      .catch(function (e) {   // offline, or the server refused (a 403, a 500)
+        if (e.name !== "AbortError" && seq === s.seq) unchecked(form, navigator.onLine ? texts().tUnchecked : null);
       })
       .finally(function () { if (seq === s.seq) form.classList.remove("checking"); });
   }

@@ -41,6 +41,10 @@
     form.removeAttribute("data-check-due");
     if (s.controller) s.controller.abort();
     s.seq += 1;
+    // the check this save overtakes ends here: its answer is never applied (a form the
+    // save gives back kept "checking" and a pending change for good)
+    s.dirty = false;
+    form.classList.remove("checking");
     // One save of a form at a time: its buttons stay disabled until this deal is sent or
     // kept on the phone, so a tap meanwhile waits for them and then takes the number after
     // this one (two quick taps offline both took the same number).

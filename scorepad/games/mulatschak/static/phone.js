@@ -218,6 +218,11 @@
     let text = group.dataset.madeText, each = null;
     if (b === counts.total) { text = group.dataset.muliText; each = 0; }
     else if (counts.total - b === others.length) { text = group.dataset.splitText; each = 1; }
+    // a Muli's "all five" right under the bids, where the eye is once Muli is chosen (a
+    // newcomer tapped "+" five times); the others above the tricks
+    const offer = button.parentElement, bids = form.querySelector("fieldset.bids .chip-row");
+    if (b === counts.total && bids) { if (offer.previousElementSibling !== bids) bids.after(offer); }
+    else if (offer.parentElement !== group) group.querySelector("legend").after(offer);
     const label = form.querySelector('label[for="' + bid.id + '"]');
     button.textContent = Entry.fill(text, { player: declarer.value, bid: label ? label.textContent.trim() : b });
     button.dataset.plan = JSON.stringify({ player: declarer.value, bid: b, each: each });
