@@ -10,7 +10,9 @@
 //   kept.js    the deals kept on the phone: the list, a deal another phone's took, sending
 // and the game's own part, its phone.js (scorepad/games/<game>/static/), which knows what
 // its deal means: it hooks in here (hook: a one-tap split of the counts, the deal in
-// words). This file knows no game.
+// words). On the session page it comes with the first tap or key on the entry panel
+// (#entry's data-game-part: part), as the phone's scorer does (kept.js): a page only looked
+// at never loads it. This file knows no game.
 (function () {
   "use strict";
   const DEBOUNCE = 150;
@@ -283,6 +285,33 @@
     if (suggested) form.dispatchEvent(new CustomEvent("schreiber:suggested", { bubbles: true }));
   }
 
+  // The game's own part, loaded once (a promise; #entry's data-game-part names it): the
+  // page draws its offers when it is there (hook).
+  let part = null;
+  function loadPart() {
+    const entry = document.getElementById("entry");
+    if (!part && entry && entry.dataset.gamePart) {
+      part = new Promise(function (resolve) {
+        const script = document.createElement("script");
+        script.src = entry.dataset.gamePart;
+        script.onload = function () { resolve(); };
+        script.onerror = function () { part = null; script.remove(); resolve(); };
+        document.head.append(script);
+      });
+    }
+    return part || Promise.resolve();
+  }
+  // What comes at the first tap or key on the entry panel (this phone starts to enter a
+  // deal): the game's part, and the phone's scorer (kept.js adds it).
+  const firsts = [loadPart];
+  const TOUCHES = ["pointerdown", "keydown", "focusin", "input", "change"];
+  function touched(evt) {
+    if (!evt.target.closest || !evt.target.closest("#entry")) return;
+    TOUCHES.forEach(function (name) { document.removeEventListener(name, touched, true); });
+    firsts.forEach(function (run) { run(); });
+  }
+  TOUCHES.forEach(function (name) { document.addEventListener(name, touched, true); });
+
   // --- wiring -----------------------------------------------------------------------------
   function entryForm(el) { return el && el.form && el.form.hasAttribute("data-entry") ? el.form : null; }
 
@@ -335,6 +364,10 @@
     rowsOf: rowsOf, countIn: countIn, shown: shown, picked: picked, describe: describe,
     describeCounts: describeCounts, fill: fill, parse: parse, headers: headers,
     token: token, texts: texts, init: init, inits: inits,
-    hook: function (own) { Object.assign(hooks, own); },
+    part: loadPart, firsts: firsts,
+    hook: function (own) {
+      Object.assign(hooks, own);
+      document.querySelectorAll("form[data-entry]").forEach(local);   // its offers, now
+    },
   };
 })();

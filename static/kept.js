@@ -321,13 +321,7 @@
     }
     return counting;
   }
-  const TOUCHES = ["pointerdown", "keydown", "focusin", "input", "change"];
-  function touched(evt) {
-    if (!evt.target.closest || !evt.target.closest("#entry")) return;
-    TOUCHES.forEach(function (name) { document.removeEventListener(name, touched, true); });
-    counter();
-  }
-  TOUCHES.forEach(function (name) { document.addEventListener(name, touched, true); });
+  E.firsts.push(counter);
 
   E.inits.push(function () { renderOutbox(); });
   document.addEventListener("DOMContentLoaded", function () { flushSoon(300); });

@@ -31,7 +31,7 @@
     const body = new URLSearchParams(new FormData(form, submitter));
     body.delete("step");
     const record = { session: session, url: form.action, number: parseInt(body.get("number"), 10) || null,
-                     label: E.describe(form, submitter), form: form.id === "deal-form" ? "deal-form" : "" };
+                     label: "", form: form.id === "deal-form" ? "deal-form" : "" };
     record.key = Outbox() ? Outbox().newKey() : String(Date.now());
     body.set("idempotency_key", record.key);
     record.body = body.toString();
@@ -52,6 +52,8 @@
     let held = true;
     const release = function () { if (held) { held = false; busy(form, false); } };
     try {
+      await E.part();   // the game's words for the deal (its phone.js comes at the first tap)
+      record.label = E.describe(form, submitter);
       return await send(form, record, body, session, replaces, release);
     } finally {
       release();
