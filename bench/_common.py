@@ -195,6 +195,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_for_port(port: int, proc: subprocess.Popen[Any], what: str) -> None:
+    """Until something listens on ``port`` (``proc`` started it), at most 30 s."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{what} did not start") from None
+            time.sleep(0.2)
+
+
 def collectstatic() -> None:
     """Hashed, compressed static files into staticfiles/, as in production."""
     env = {**os.environ, **SERVER_ENV, "DATABASE_URL": database_url()}
@@ -223,15 +236,7 @@ def gunicorn(workers: int = 2, threads: int = 4, cache_url: str | None = None,
          "scorepad.wsgi"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"gunicorn did not start; see {log.name}") from None
-                time.sleep(0.2)
+        wait_for_port(port, proc, f"gunicorn (see {log.name})")
         yield base
     finally:
         proc.terminate()

@@ -28,12 +28,10 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -150,15 +148,7 @@ class Chromium:
              "--disable-background-networking", "--disable-component-update",
              "--disable-sync", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("chromium did not start") from None
-                time.sleep(0.2)
+        c.wait_for_port(port, self.proc, "chromium")
         self.cdp = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
 
     def log_in(self, base: str, cookie: str | None) -> None:

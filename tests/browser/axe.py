@@ -27,7 +27,8 @@ RUN = """async (tags) => {
     window.scrollTo(0, y);
   }
   return found.violations.map(v => v.id + " (" + v.impact + "): " + v.help + " — " +
-    v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " + n.failureSummary.replace(/\\s+/g, " ")).join(" | "));
+    v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " +
+                                 n.failureSummary.replace(/\\s+/g, " ")).join(" | "));
 }"""
 
 

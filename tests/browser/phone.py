@@ -34,6 +34,17 @@ def new_phone(browser: Any, *, locale: str = "en-GB", scheme: str = "light",
     return page
 
 
+def session_page(browser: Any, base: str, session: Any, *, user: str = "anna",
+                 locale: str = "en-GB", scheme: str = "light",
+                 width: int = PHONE["width"]) -> Any:
+    """A new phone logged in as ``user`` with ``session``'s page open and settled."""
+    page = new_phone(browser, locale=locale, scheme=scheme, width=width)
+    log_in(page, base, user)
+    page.goto(f"{base}/sessions/{session.pk}/")
+    quiet(page)
+    return page
+
+
 def quiet(page: Any, timeout: float = 10.0) -> None:
     """Wait until the deal form's live check and htmx have nothing in flight: no check
     waiting out its debounce (``data-check-due``, set by static/entry.js at a tap), none

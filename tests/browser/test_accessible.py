@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from ..strength import repeated
 from .axe import accessible
-from .phone import log_in, new_phone, quiet, tap
-from .test_offline import installed, made_deal, outbox, until
+from .phone import log_in, new_phone, quiet, session_page, tap
+from .test_offline import installed, outbox, saved_offline, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,20 +25,14 @@ LOOKS = [("light", 360), ("dark", 320)]
 def evening() -> dict[str, Any]:
     """Anna's session of 12 deals, its group and a watch link."""
     from scorepad import sharing
-    from tests.scorepad.factories import (
-        group_with,
-        played,
-        record,
-        session_at,
-        user,
-    )
+    from tests.scorepad.factories import group_with, played, record, session_at, user
 
     anna = user("anna")
     session = session_at(group_with(anna), anna)
     seats = ["Anna", "Bert", "Cilli", "Dominik"]
     for k in range(12):
         declarer = seats[k % 4]
-        tricks = {p: 1 for p in seats} | {declarer: 2}
+        tricks = dict.fromkeys(seats, 1) | {declarer: 2}
         record(session, anna, played(declarer, tricks))
     return {"session": session, "token": sharing.watch_link_create(session=session)}
 
@@ -62,10 +56,8 @@ def test_the_seven_pages_break_no_rule(browser, live_server, evening, scheme, wi
 @pytest.mark.parametrize(("scheme", "width"), LOOKS)
 def test_the_session_page_breaks_no_rule_while_a_deal_is_entered_and_undone(
         browser, live_server, evening, scheme, width):
-    page = new_phone(browser, scheme=scheme, width=width)
-    log_in(page, live_server.url, "anna")
-    page.goto(f"{live_server.url}/sessions/{evening['session'].pk}/")
-    quiet(page)
+    page = session_page(browser, live_server.url, evening["session"], scheme=scheme,
+                        width=width)
     page.locator("summary[aria-label=Menu]").click()
     accessible(page, "the menu open")
     page.locator("summary[aria-label=Menu]").click()
@@ -89,14 +81,9 @@ def test_the_session_page_breaks_no_rule_while_a_deal_is_entered_and_undone(
 
 def test_offline_the_kept_deals_the_provisional_board_and_the_logout_question_break_no_rule(
         browser, live_server, evening):
-    page = new_phone(browser)
-    log_in(page, live_server.url, "anna")
-    page.goto(f"{live_server.url}/sessions/{evening['session'].pk}/")
+    page = session_page(browser, live_server.url, evening["session"])
     installed(page)
-    page.context.set_offline(True)
-    made_deal(page)
-    page.locator("#save-button").tap()
-    until(lambda: len(outbox(page)) == 1)
+    saved_offline(page)
     expect(page.locator("[data-offline-note]")).to_be_visible()
     expect(page.locator("#scoreboard.provisional")).to_be_visible()
     accessible(page, "offline: a deal kept, the provisional board")

@@ -23,7 +23,7 @@ from scorepad.models import Deal
 from ..strength import repeated
 from .conftest import SCREENSHOTS
 from .phone import log_in, new_phone, quiet
-from .test_offline import installed, made_deal, outbox, saved_offline, until
+from .test_offline import installed, outbox, saved_offline, until
 from .test_provisional import board
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -203,11 +203,7 @@ def test_deals_kept_behind_it_wait_until_each_is_shown_under_its_new_number(live
     log_in(page, live_server.url, "anna")
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
     installed(page)
-    page.context.set_offline(True)
-    for kept in (1, 2):
-        made_deal(page)
-        page.locator("#save-button").tap()
-        until(lambda n=kept: len(outbox(page)) == n)
+    saved_offline(page, 2)
     until(lambda: board(page)["provisional"])
     record(session, anna, {"kind": "collapsed"}, number=1)  # phone B
 

@@ -5,7 +5,6 @@ Undo a proper button above the last deals, and Save that opens whatever the chec
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from playwright.sync_api import expect
 from scorepad.models import Deal
 
 from ..strength import repeated
-from .phone import log_in, new_phone, quiet, tap
+from .phone import quiet, session_page, tap
 from .test_entry import slow
 from .test_offline import installed, made_deal, outbox, until
 
@@ -46,11 +45,7 @@ def table() -> Any:
 
 def opened(browser: Any, base: str, table: Any, language: str = "en",
            width: int = 360) -> Any:
-    page = new_phone(browser, locale=LANGUAGES[language], width=width)
-    log_in(page, base, "anna")
-    page.goto(f"{base}/sessions/{table.pk}/")
-    quiet(page)
-    return page
+    return session_page(browser, base, table, locale=LANGUAGES[language], width=width)
 
 
 def hints(page: Any) -> str:

@@ -273,11 +273,11 @@ FIELD = re.compile(r"""\bname=["']([A-Za-z_]\w*)""")
 SHARED_MECHANISMS: dict[str, str] = {
     "data-suggest": "a choice the referee's live check fills in when the form left it empty "
                     "(static/entry.js)",
-    **{name: "the card picker and the number pad (templates/scorepad/_card_picker.html, "
-             "static/cardpicker.js), widgets a game's form opts into"
-       for name in ("data-trick", "data-leader", "data-trick-ranks", "data-number-pad",
-                    "data-pad", "data-pad-for", "data-pad-range-by", "data-pad-ranges",
-                    "data-number")},
+    **dict.fromkeys(
+        ("data-trick", "data-leader", "data-trick-ranks", "data-number-pad", "data-pad",
+         "data-pad-for", "data-pad-range-by", "data-pad-ranges", "data-number"),
+        "the card picker and the number pad (templates/scorepad/_card_picker.html, "
+        "static/cardpicker.js), widgets a game's form opts into"),
 }
 
 
@@ -297,7 +297,7 @@ def games_own_words() -> dict[str, str]:
     out = {}
     for name, words in own.items():
         others = set().union(shared, *(w for n, w in own.items() if n != name))
-        out |= {word: name for word in words - others}
+        out |= dict.fromkeys(words - others, name)
     return out
 
 
@@ -313,10 +313,10 @@ def read_by(text: str, word: str) -> bool:
     if word.startswith("field:"):
         field = re.escape(word.removeprefix("field:"))
         end = "" if word.endswith("_") else r"(?!\w)"
+        called = rf"""(?<!classList\.)\b\w+\(\s*(?:[\w.]+\s*,\s*)?["']{field}["']\s*\)"""
         return bool(re.search(rf"""name\s*[\^$*~|]?=\s*["']?{field}{end}""", text)
                     or re.search(rf"""\.name\s*[!=]==?\s*["']{field}["']""", text)
-                    or re.search(rf"""(?<!classList\.)\b\w+\(\s*(?:[\w.]+\s*,\s*)?["']{field}["']\s*\)""",
-                                 text))
+                    or re.search(called, text))
     camel = _camel(word)
     written = re.search(rf"""dataset\.{camel}\s*=(?!=)|setAttribute\(["']{word}["']""", text)
     read = re.search(rf"{re.escape(word)}(?![\w-])", text) or re.search(
