@@ -10,7 +10,6 @@ referee has them.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -29,6 +28,7 @@ from referee.mura import MURA_RULES, check_counts
 from referee.rules import PARAMETER_NAMES, PRESETS, mulatschak_rules
 from referee.tally import MatzState, game_payments, matz_balances
 from referee.trick import Play, check_trick
+from tests.codes import reported_codes
 from tests.docs import RULES_DOC, first_column_codes, marked
 
 REFEREE = Path(referee.__file__).resolve().parent
@@ -54,34 +54,6 @@ API_AUCTION_CODES = {"auction_mismatch"}
 
 
 # --- reading the referee's codes from its source ------------------------------------
-
-
-def reported_codes(*paths: Path) -> set[str]:
-    """The violation codes that the modules report, read from their source.
-
-    A code is the first argument of ``Violation.of(...)``, ``Violation(...)`` or a local
-    ``add(...)`` helper, or a string that a ``..._violation`` function returns.
-    """
-    codes: set[str] = set()
-    for path in paths:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and node.args:
-                first = node.args[0]
-                func = node.func
-                named = (
-                    (isinstance(func, ast.Attribute) and func.attr == "of"
-                     and isinstance(func.value, ast.Name) and func.value.id == "Violation")
-                    or (isinstance(func, ast.Name) and func.id in ("Violation", "add"))
-                )
-                if named and isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    codes.add(first.value)
-            if isinstance(node, ast.FunctionDef) and node.name.endswith("_violation"):
-                for inner in ast.walk(node):
-                    if (isinstance(inner, ast.Return) and isinstance(inner.value, ast.Constant)
-                            and isinstance(inner.value.value, str)):
-                        codes.add(inner.value.value)
-    return codes
 
 
 #: The referee's modules for the other games and their rules (Mulatschak, Mura).
