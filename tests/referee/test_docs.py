@@ -29,7 +29,7 @@ from referee.rules import PARAMETER_NAMES, PRESETS, mulatschak_rules
 from referee.tally import MatzState, game_payments, matz_balances
 from referee.trick import Play, check_trick
 from tests.codes import reported_codes
-from tests.docs import RULES_DOC, first_column_codes, marked
+from tests.docs import RULES_DOC, first_column_codes, marked, table_rows
 
 REFEREE = Path(referee.__file__).resolve().parent
 PROJECT = REFEREE.parent
@@ -112,17 +112,6 @@ def _render(name: str, value: Any) -> str:
     if name in ("muli_win", "muli_fail"):
         return f"declarer {_signed(value['declarer'])}, others {_signed(value['others'])}"
     raise AssertionError(f"no rendering for {name}={value!r}")
-
-
-def table_rows(name: str) -> dict[str, list[str]]:
-    """Each row of a marked table by its first-column code: the other cells."""
-    rows: dict[str, list[str]] = {}
-    for line in marked(name).splitlines():
-        match = re.match(r"^\| `([a-z0-9_]+)` \|(.*)\|\s*$", line)
-        if match:
-            assert match.group(1) not in rows, f"{match.group(1)} twice in {name}"
-            rows[match.group(1)] = [c.strip() for c in match.group(2).split("|")]
-    return rows
 
 
 def test_the_parameter_table_has_every_parameter_of_the_specification_once():

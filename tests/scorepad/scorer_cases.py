@@ -116,11 +116,10 @@ class Played:
 
 # --- Mulatschak -----------------------------------------------------------------------------
 
-BOOLS = ("failed_declarer_counts_tricks", "dealer_may_hold", "exchange_capped_by_declarer",
-         "hearts_double", "hearts_all_play", "collapse_doubles", "knock_doubles",
-         "muli_all_play", "muli_no_exchange", "last_player_must_play", "no_stay_home_twice",
-         "exchange_on_sight", "exchange_ace_five", "exchange_bridge", "exchange_seven_six",
-         "delayed_trump", "declarer_on_sight_chain", "knock_survives_collapse")
+#: Every switch of the rules, as the referee has them: a new house rule is drawn here as
+#: soon as it is a parameter (and the phone's scorer must follow it: test_scorer.py).
+BOOLS = tuple(name for name, value in PRESETS["salzburg"].as_params().items()
+              if isinstance(value, bool))
 
 
 def _mulatschak_overrides(rng: random.Random) -> dict[str, Any]:
