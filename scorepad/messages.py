@@ -148,6 +148,7 @@ CONFLICTS: dict[str, Any] = {
                            "when they are finished, or force it."),
 }
 
+
 class _Defaulting(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "?"

@@ -27,7 +27,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from ..loaded import PlayerKeys, install_player_keys
 from ..messages import Wording
@@ -313,19 +313,18 @@ def stats_note() -> str:
                      gettext("Tap a column to sort.")])
 
 
-#: The shared charts of the statistics pages, titled by the games whose figures they draw.
-CHARTS = ("wins", "points")
+#: The shared charts of the statistics pages, titled by the games whose figures they draw
+#: (``CHART_TITLES``), and their titles when no game's figures are drawn there.
+PLAIN_CHART_TITLES = {"wins": gettext_lazy("Line chart of games won so far"),
+                      "points": gettext_lazy("Line chart of points per session")}
 
 
 def chart_title(chart: str) -> str:
-    """The title of a shared chart (``CHARTS``): the title each game whose figures it
-    draws gives it, or a plain one when no game's are drawn there."""
+    """The title of a shared chart (one of ``PLAIN_CHART_TITLES``): the titles the games
+    whose figures it draws give it, or the plain one."""
     titles = [str(game.CHART_TITLES[chart]) for game in registered()
               if chart in game.CHART_TITLES]
-    if titles:
-        return " · ".join(titles)
-    return (gettext("Line chart of games won so far") if chart == "wins"
-            else gettext("Line chart of points per session"))
+    return " · ".join(titles) if titles else str(PLAIN_CHART_TITLES[chart])
 
 
 def get(name: str) -> Game:
@@ -352,7 +351,7 @@ def choices() -> list[tuple[str, str]]:
     return [(game.NAME, game.TITLE) for game in registered()]
 
 
-__all__ = ["CHARTS", "PARTS", "Api", "Board", "Column", "Evening", "Forms", "Game",
+__all__ = ["PARTS", "PLAIN_CHART_TITLES", "Api", "Board", "Column", "Evening", "Forms", "Game",
            "GameRules", "LookingBack", "Money", "Pages", "Play", "PlayerKeys", "TournamentPlay",
            "Words", "about", "chart_title", "choices", "default", "derived", "for_tournaments",
            "get", "modules", "names", "of", "registered", "reload", "stake_label",

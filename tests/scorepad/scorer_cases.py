@@ -123,15 +123,19 @@ BOOLS = tuple(name for name, value in PRESETS["salzburg"].as_params().items()
 
 
 def _mulatschak_overrides(rng: random.Random) -> dict[str, Any]:
+    """House rules drawn at random, each parameter from a stream of its own: a new
+    parameter changes no other one's draws (nor what the session draws after)."""
+    seed = rng.getrandbits(64)
+
+    def own(name: str) -> random.Random:
+        return random.Random(f"{seed} {name}")
+
     o: dict[str, Any] = {}
-
-    def maybe(p: float) -> bool:
-        return rng.random() < p
-
     for name in BOOLS:
-        if maybe(0.25):
-            o[name] = maybe(0.5)
-    if maybe(0.25):  # knocks carried over a collapse need both
+        r = own(name)
+        if r.random() < 0.25:
+            o[name] = r.random() < 0.5
+    if own("knocks carried over").random() < 0.25:  # knocks carried over a collapse need both
         o["knock_doubles"] = o["knock_survives_collapse"] = True
     choices: dict[str, tuple[float, tuple[Any, ...]]] = {
         "multiplier_cap": (0.3, (None, 1, 2, 4, 8, 64, 1 << 20)),
@@ -154,14 +158,17 @@ def _mulatschak_overrides(rng: random.Random) -> dict[str, Any]:
         "pack": (0.15, MULATSCHAK_PACKS),
     }
     for name, (p, values) in choices.items():
-        if maybe(p):
-            o[name] = rng.choice(values)
+        r = own(name)
+        if r.random() < p:
+            o[name] = r.choice(values)
     for name in ("muli_win", "muli_fail"):
-        if maybe(0.2):
-            o[name] = {"declarer": rng.randint(-30, 30), "others": rng.randint(-30, 30)}
-    if maybe(0.2):
-        o["players_min"] = rng.randint(2, 4)
-        o["players_max"] = rng.randint(o["players_min"], 7)
+        r = own(name)
+        if r.random() < 0.2:
+            o[name] = {"declarer": r.randint(-30, 30), "others": r.randint(-30, 30)}
+    r = own("players")
+    if r.random() < 0.2:
+        o["players_min"] = r.randint(2, 4)
+        o["players_max"] = r.randint(o["players_min"], 7)
     return o
 
 
@@ -293,11 +300,11 @@ def _mulatschak_resumed(rng: random.Random, params: dict[str, Any], players: lis
     knocks pending, who stayed home, twenty recent games of many."""
     def resume(state: dict[str, Any]) -> dict[str, Any]:
         near = near_limit or rng.random() < 0.5
-        for p in players:
-            margin = rng.randint(0, 1 << rng.randint(0, 44))
-            state["scores"][p] = (rng.choice((1, -1)) * (MAX_SCORE - margin) if near
-                                  else rng.randint(-50, 60))
-        collapses = rng.randint(0, 45)
+        for p in players:  # near the limit (its theme: just under it, so a penalty passes it)
+            margin = rng.randint(0, 1 << rng.randint(0, 8 if near_limit else 44))
+            sign = 1 if near_limit else rng.choice((1, -1))
+            state["scores"][p] = sign * (MAX_SCORE - margin) if near else rng.randint(-50, 60)
+        collapses = rng.randint(10 if near_limit else 0, 45)
         state["collapses"] = collapses
         if params["knock_doubles"] and params["knock_survives_collapse"]:
             state["knocks"] = rng.randint(0, collapses)
@@ -305,7 +312,7 @@ def _mulatschak_resumed(rng: random.Random, params: dict[str, Any], players: lis
         state["dealer"] = rng.choice(players)
         state["deals"] = rng.randint(0, 500)
         state["game_number"] = rng.randint(1, 60)
-        state["game_over"] = rng.random() < 0.15
+        state["game_over"] = not near_limit and rng.random() < 0.15
         state["winners"] = [rng.choice(players)] if state["game_over"] else []
         total = rng.randint(0, 60)
         state["games_total"] = total
@@ -320,7 +327,7 @@ def _mulatschak_resumed(rng: random.Random, params: dict[str, Any], players: lis
 #: switch the issue names gets sessions of its own, whatever the seed.
 THEMES: dict[str, dict[str, Any]] = {
     "storm": {"collapse_doubles": True, "multiplier_cap": None, "trick_value": 1000},
-    "limit": {},  # taken up near the score limit
+    "limit": {"collapse_doubles": True, "multiplier_cap": None},  # taken up at the limit
     "sitting out": {"sit_out_at": 4, "players_max": 6},
     "too few playing": {"players_min": 4, "sit_out_at": 4, "players_max": 5},
     "knocks carried over": {"knock_doubles": True, "knock_survives_collapse": True},
@@ -358,6 +365,8 @@ def mulatschak_session(rng: random.Random, deals: int, theme: str | None = None)
     out_at = frozen.params["sit_out_at"]
     if out_at is not None and out_at <= frozen.most and rng.random() < 0.7:  # somebody sits out
         count = rng.randint(max(frozen.fewest, out_at), frozen.most)
+    if theme == "too few playing":  # the fewest seated, one of them sitting out
+        count = frozen.fewest
     players = _seats(rng, count)
     resumed = theme == "limit" or (theme is None and rng.random() < 0.2)
     resume = _mulatschak_resumed(rng, frozen.params, players, theme == "limit") if resumed else None
@@ -496,16 +505,18 @@ def _mura_deal(rng: random.Random, s: Played) -> dict[str, Any]:
 
 def mura_session(rng: random.Random, deals: int, theme: str | None = None) -> Played:
     """A Mura session; its themes each change one of the rules a deal is checked and
-    scored with (the seats, the figures a player needs, the figures a trick may hold)."""
+    scored with (the seats, the figures a player needs, the figures a trick may hold: the
+    number at a theme's end is its value)."""
     overrides: dict[str, Any] = {}
     if rng.random() < 0.6:
         overrides["zeros_per_mura"] = rng.randint(1, 12)
-    if theme == "figures needed" or rng.random() < 0.2:
-        overrides["figures_needed"] = rng.randint(1, 8)
+    value = int(theme.rsplit(" ", 1)[1]) if theme and theme[-1].isdigit() else None
+    if (theme or "").startswith("figures needed") or rng.random() < 0.2:
+        overrides["figures_needed"] = value or rng.randint(1, 8)
     if theme == "two" or theme == "eight" or rng.random() < 0.15:
         overrides["players"] = {"two": 2, "eight": 8}.get(theme or "", rng.choice((2, 8)))
-    if theme == "figures a trick" or rng.random() < 0.2:
-        overrides["max_figures_per_trick"] = rng.randint(1, 8)
+    if (theme or "").startswith("figures a trick") or rng.random() < 0.2:
+        overrides["max_figures_per_trick"] = value or rng.randint(1, 8)
     frozen = games.get("mura").rules(None, overrides)
     players = _seats(rng, frozen.fewest) if frozen.fewest <= len(NAMES) else \
         [f"P{i}" for i in range(frozen.fewest)]
@@ -577,24 +588,28 @@ def matz_session(rng: random.Random, deals: int, theme: str | None = None) -> Pl
 #: (make a session, its share of the deals, the fewest and most deals a session, themes)
 SESSIONS: tuple[tuple[Callable[..., Played], float, int, int, tuple[str, ...]], ...] = (
     (mulatschak_session, 0.6, 10, 80, tuple(THEMES)),
-    (mura_session, 0.25, 5, 40, ("two", "eight", "figures needed", "figures a trick")),
+    (mura_session, 0.25, 5, 40, ("two", "eight", "figures needed 1", "figures needed 5",
+                                 "figures needed 8", "figures a trick 4",
+                                 "figures a trick 8")),
     (matz_session, 0.15, 5, 40, ("crowd", "most", "few")),
 )
 
 
 def sessions(seed: int, deals: int) -> list[Played]:
     """Random sessions of every game with at least ``deals`` deals in all: first one of each
-    theme, then sessions of random house rules."""
+    theme, then sessions of random house rules. Each session draws from a stream of its
+    own, so that what one session draws (a new house rule among its parameters) changes no
+    other session."""
     rng = random.Random(seed)
     out: list[Played] = []
     for make, share, fewest, most, themes in SESSIONS:
         wanted, made = int(deals * share) + 1, 0
-        for theme in themes:
-            s = make(rng, rng.randint(fewest, most), theme)
+        for theme in themes:  # each session draws from a stream of its own
+            s = make(random.Random(rng.getrandbits(64)), rng.randint(fewest, most), theme)
             made += len(s.deals)
             out.append(s)
         while made < wanted:
-            s = make(rng, rng.randint(fewest, most))
+            s = make(random.Random(rng.getrandbits(64)), rng.randint(fewest, most))
             made += len(s.deals)
             out.append(s)
     return out
