@@ -339,7 +339,12 @@ THEMES: dict[str, dict[str, Any]] = {
     "delayed trump": {"delayed_trump": True, "exchange_bridge": False},
     "all passed doubles": {"all_pass": "redeal_double", "knock_doubles": True,
                            "knock_survives_collapse": True},
+    # and every switch of the rules the other way than its preset has it ("switch <name>"):
+    # a house rule the phone's scorer does not follow yet differs there, whatever the draw
+    **{f"switch {name}": {} for name in BOOLS},
 }
+#: The deals of a session that turns one switch: enough for the switch to count.
+SWITCH_DEALS = 12
 
 
 def mulatschak_session(rng: random.Random, deals: int, theme: str | None = None) -> Played:
@@ -356,6 +361,9 @@ def mulatschak_session(rng: random.Random, deals: int, theme: str | None = None)
             if rng.random() < 0.5:
                 overrides["trick_value"] = 1000
         overrides.update(THEMES.get(theme or "", {}))
+        if theme and theme.startswith("switch "):
+            name = theme.removeprefix("switch ")
+            overrides[name] = not PRESETS[preset].as_params()[name]
         try:
             frozen = games.get("mulatschak").rules(preset, overrides)
         except RuleError:
@@ -371,6 +379,8 @@ def mulatschak_session(rng: random.Random, deals: int, theme: str | None = None)
     resumed = theme == "limit" or (theme is None and rng.random() < 0.2)
     resume = _mulatschak_resumed(rng, frozen.params, players, theme == "limit") if resumed else None
     s = Played("mulatschak", preset, overrides, players, rng.choice(players), resume)
+    if theme and theme.startswith("switch "):
+        deals = min(deals, SWITCH_DEALS)
     storms = sorted(rng.sample(range(deals), min(deals, 2))) if stormy else []
     k = 0
     while k < deals:
@@ -510,13 +520,16 @@ def mura_session(rng: random.Random, deals: int, theme: str | None = None) -> Pl
     overrides: dict[str, Any] = {}
     if rng.random() < 0.6:
         overrides["zeros_per_mura"] = rng.randint(1, 12)
-    value = int(theme.rsplit(" ", 1)[1]) if theme and theme[-1].isdigit() else None
-    if (theme or "").startswith("figures needed") or rng.random() < 0.2:
-        overrides["figures_needed"] = value or rng.randint(1, 8)
+    if rng.random() < 0.2:
+        overrides["figures_needed"] = rng.randint(1, 8)
     if theme == "two" or theme == "eight" or rng.random() < 0.15:
         overrides["players"] = {"two": 2, "eight": 8}.get(theme or "", rng.choice((2, 8)))
-    if (theme or "").startswith("figures a trick") or rng.random() < 0.2:
-        overrides["max_figures_per_trick"] = value or rng.randint(1, 8)
+    if rng.random() < 0.2:
+        overrides["max_figures_per_trick"] = rng.randint(1, 8)
+    for name, label in (("figures_needed", "figures needed "),
+                        ("max_figures_per_trick", "figures a trick ")):
+        if (theme or "").startswith(label):  # the theme's value
+            overrides[name] = int((theme or "").removeprefix(label))
     frozen = games.get("mura").rules(None, overrides)
     players = _seats(rng, frozen.fewest) if frozen.fewest <= len(NAMES) else \
         [f"P{i}" for i in range(frozen.fewest)]
@@ -598,21 +611,27 @@ SESSIONS: tuple[tuple[Callable[..., Played], float, int, int, tuple[str, ...]], 
 def sessions(seed: int, deals: int) -> list[Played]:
     """Random sessions of every game with at least ``deals`` deals in all: first one of each
     theme, then sessions of random house rules. Each session draws from a stream of its
-    own, so that what one session draws (a new house rule among its parameters) changes no
-    other session."""
-    rng = random.Random(seed)
+    own, named by the seed, the game and its theme (or its number), so that what one
+    session draws (a new house rule among its parameters, a new theme) changes no other."""
     out: list[Played] = []
     for make, share, fewest, most, themes in SESSIONS:
-        wanted, made = int(deals * share) + 1, 0
-        for theme in themes:  # each session draws from a stream of its own
-            s = make(random.Random(rng.getrandbits(64)), rng.randint(fewest, most), theme)
+        wanted, made, number = int(deals * share) + 1, 0, 0
+        for theme in themes:
+            s = _session(make, f"{seed} {theme}", fewest, most, theme)
             made += len(s.deals)
             out.append(s)
         while made < wanted:
-            s = make(random.Random(rng.getrandbits(64)), rng.randint(fewest, most))
+            s = _session(make, f"{seed} {number}", fewest, most, None)
+            number += 1
             made += len(s.deals)
             out.append(s)
     return out
+
+
+def _session(make: Callable[..., Played], name: str, fewest: int, most: int,
+             theme: str | None) -> Played:
+    rng = random.Random(f"{make.__name__} {name}")
+    return make(rng, rng.randint(fewest, most), theme)
 
 
 # --- saved forms -------------------------------------------------------------------------------
