@@ -1,8 +1,9 @@
 """docs/games.md, "Adding a game", once more, outside the repository: a second toy game,
-Low Card, written by this test into a folder of its own (a package, its app, one template
-and its catalogues in German and Hungarian), registered by the setting beside the first
-toy. It plays High Card's rules (it imports them) with its own name and its own words; no
-file of the project changes, and once the setting is restored nothing of it is left."""
+Low Card, written by this test into a folder of its own (a package, its app, one template,
+one static file and its catalogues in German and Hungarian), registered by the setting
+beside the first toy. It plays High Card's rules (it imports them) with its own name and
+its own words; no file of the project changes, and once the setting is restored nothing of
+it is left."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.test import Client
@@ -29,6 +31,7 @@ from tests.words import missing_help, missing_words
 pytestmark = pytest.mark.django_db
 
 MODULE = "low_card_game"
+STATIC = "games/low_card/phone.js"  # where a game's static files are (docs/games.md)
 SEATS = ["Anna", "Bert", "Cilli"]
 
 PACKAGE = '''"""Low Card: High Card's rules under another name, with its own words (written by
@@ -113,6 +116,8 @@ def write_game(folder: Path) -> Path:
     (package / "__init__.py").write_text(PACKAGE, encoding="utf-8")
     (package / "apps.py").write_text(APPS, encoding="utf-8")
     (package / "templates" / "scorepad" / "_board_low_card.html").write_text(BOARD)
+    (package / "static" / "games" / "low_card").mkdir(parents=True)
+    (package / "static" / STATIC).write_text("// Low Card's script for the phone\n")
     for index, language in enumerate(("de", "hu")):
         messages = {}
         for (context, message), texts in WORDS.items():
@@ -170,6 +175,7 @@ def test_a_second_toy_game_from_outside_the_repository_speaks_its_own_words(tmp_
 
         page = client.get(f"/sessions/{sid}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
         assert "Low Card nach 1 Spiel" in page  # its own template, in its own German
+        assert Path(str(finders.find(STATIC))).is_relative_to(Path(str(low_card.__file__)).parent)
         home = Client(HTTP_ACCEPT_LANGUAGE="hu").get("/").content.decode()
         assert "High Cardban és Low Cardban" in home  # each toy names itself
         start = client.get("/sessions/new/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
@@ -179,6 +185,7 @@ def test_a_second_toy_game_from_outside_the_repository_speaks_its_own_words(tmp_
     assert "low_card" not in games.names()
     with pytest.raises(TemplateDoesNotExist):
         get_template("scorepad/_board_low_card.html")
+    assert finders.find(STATIC) is None
     with translation.override("de"):
         assert translation.gettext("Not everybody can have the lowest card.") == (
             "Not everybody can have the lowest card.")
