@@ -17,7 +17,7 @@ account (``phone_owner``), as any account's.
   new account's, with everything the guest recorded, in the sign-up's transaction
   (``account_register_claiming``).
 - Sessions without an account are limited per address and hour like new accounts
-  (``SCHREIBER_GUEST_SESSIONS_PER_HOUR``, scorepad/accounts.py); a guest never claimed is
+  (``SCHREIBER_GUEST_SESSIONS_PER_HOUR``, scorepad/limits.py); a guest never claimed is
   removed ``SCHREIBER_GUEST_DAYS`` (90) days after its last use by
   ``manage.py prune_guests`` (docs/deploy.md, "7. Cron: backups and housekeeping").
 """
@@ -60,9 +60,9 @@ def is_guest(user: Any) -> bool:
                 and not user.has_usable_password())
 
 
-def guest_create(*, request: HttpRequest | None = None) -> Guest:
-    """A new guest with its own group (counted against the address of ``request`` as a
-    session without an account, in the same transaction)."""
+def guest_create() -> Guest:
+    """A new guest with its own group (its first session is counted against the
+    address by the caller: ``limits.take``)."""
     with transaction.atomic():
         user = get_user_model().objects.create_user(
             username=PREFIX + secrets.token_hex(6), password=None)
