@@ -16,7 +16,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -164,14 +163,12 @@ class PasswordResetByMail(auth_views.PasswordResetView):
         return super().dispatch(request, *args, **kwargs)  # type: ignore[no-any-return]
 
 
-@login_required
 @guests.account_required
 @require_safe
 def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html")
 
 
-@login_required
 @guests.account_required
 @require_POST
 def logout_everywhere(request: HttpRequest) -> HttpResponse:

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,7 +25,6 @@ from ..models import Invitation, Invite, Membership
 from .common import no_store
 
 
-@login_required
 @account_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def groups(request: HttpRequest) -> HttpResponse:
@@ -42,7 +40,6 @@ def groups(request: HttpRequest) -> HttpResponse:
                   {"groups": visible_groups(request.user), "form": form})
 
 
-@login_required
 @account_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def group(request: HttpRequest, group_id: int) -> HttpResponse:
@@ -94,7 +91,6 @@ def _render_group(request: HttpRequest, the_group: Any, form: PlayerForm,
     )
 
 
-@login_required
 @account_required
 @require_POST
 def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
@@ -124,7 +120,6 @@ def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
     return _render_group(request, the_group, PlayerForm(), problems)
 
 
-@login_required
 @account_required
 @require_POST
 def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
@@ -147,7 +142,6 @@ def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
     return redirect("scorepad:group", group_id=the_group.pk)
 
 
-@login_required
 @account_required
 @require_POST
 def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
@@ -175,7 +169,6 @@ def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
     return redirect("scorepad:group", group_id=the_group.pk)
 
 
-@login_required
 @account_required
 @require_POST
 def invitation_revoke(request: HttpRequest, group_id: int, invitation_id: int) -> HttpResponse:
@@ -188,7 +181,6 @@ def invitation_revoke(request: HttpRequest, group_id: int, invitation_id: int) -
     return redirect("scorepad:group", group_id=the_group.pk)
 
 
-@login_required
 @account_required
 @require_POST
 def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
@@ -202,7 +194,6 @@ def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
     return redirect("scorepad:group", group_id=membership.group_id)
 
 
-@login_required
 @account_required
 @require_POST
 def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse:
@@ -227,7 +218,6 @@ def _count(value: str | None, default: int) -> int:
     return parse_id(value.strip()) or 0
 
 
-@login_required
 @account_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:

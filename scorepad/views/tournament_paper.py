@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,6 +23,7 @@ from .. import games
 from ..access import READ, WRITE, tournament_for
 from ..api import tournament_serializers as ts
 from ..errors import InputError, NotFound
+from ..guests import account_required
 from ..ids import parse_count
 from ..messages import input_error_message
 from ..models import Tournament, TournamentRound
@@ -50,7 +50,7 @@ def _attachment(response: HttpResponse, filename: str) -> HttpResponse:
     return response
 
 
-@login_required
+@account_required
 @require_safe
 def ranking_download(request: HttpRequest, tournament_id: int, fmt: str) -> HttpResponse:
     """The ranking of the closed rounds as a file: JSON as the API answers it, or CSV with
@@ -93,7 +93,7 @@ def _about(tournament: Tournament) -> dict[str, Any]:
     return {"game_title": game.TITLE, "rules_title": game.rules_title(tournament.preset)}
 
 
-@login_required
+@account_required
 @require_safe
 def ranking_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The (final) ranking to print on A4: places, points, score, wins and each round's
@@ -124,7 +124,7 @@ def _round(tournament: Tournament, number: int) -> TournamentRound:
     return found
 
 
-@login_required
+@account_required
 @require_safe
 def score_slips(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """A round's score slips to print (A4), one per table: its number, the round, the
@@ -160,7 +160,7 @@ def _slip_fields(tournament: Tournament, table: Any) -> tuple[list[Any], list[di
     return list(play.slip), rows
 
 
-@login_required
+@account_required
 def slip_entry(request: HttpRequest, tournament_id: int, number: int,
                table: int) -> HttpResponse:
     """Enter a table's result from its score slip: each player's figures at the end of

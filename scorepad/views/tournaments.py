@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,6 +17,7 @@ from .. import games, services
 from ..access import READ, WRITE, WRITERS, group_for, role_in, tournament_for
 from ..cache.answers import polled
 from ..errors import Conflict, NotFound
+from ..guests import account_required
 from ..ids import parse_count
 from ..messages import conflict_message, input_error_message
 from ..models import Tournament, TournamentRound
@@ -115,7 +115,7 @@ def _role(request: HttpRequest, tournament: Tournament) -> str | None:
     return getattr(tournament, "asker_role", None)
 
 
-@login_required
+@account_required
 def tournament_list(request: HttpRequest, group_id: int) -> HttpResponse:
     """A group's tournaments, and (for its owners and editors) a new one."""
     need = WRITE if request.method == "POST" else READ
@@ -160,7 +160,7 @@ def _tables_context(tournament: Tournament, director: bool) -> dict[str, Any]:
 ACTIONS = ("register", "withdraw", "draw", "close", "force", "end", "hide")
 
 
-@login_required
+@account_required
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The director's page: register players at the door (one field, Enter), draw a round,
     follow the tables, close the round, end the tournament. Members may look."""
@@ -217,7 +217,7 @@ def _act(request: HttpRequest, tournament: Tournament, action: str) -> None:
                                   "not_choice", choices=", ".join(ACTIONS))
 
 
-@login_required
+@account_required
 @require_safe
 def tournament_tables(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The open round's tables as they stand (the director's page polls it)."""
@@ -228,7 +228,7 @@ def tournament_tables(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tables_url": request.path, **_tables_context(tournament, director)})
 
 
-@login_required
+@account_required
 @require_safe
 def seating_plan(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """A round's seating plan to print (A4): every table, its seats and first dealer, and
