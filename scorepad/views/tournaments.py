@@ -44,17 +44,21 @@ def ranking_context(tournament: Tournament) -> dict[str, Any]:
 
 
 def live_context(tournament: Tournament) -> dict[str, Any]:
-    """The screen's live part: the open round's tables and their scores as they stand."""
+    """The screen's live part: the open round's tables and their scores as they stand;
+    without names while the round was drawn from hidden standings (the seats' scores
+    stay, in seat order)."""
     open_round = tournament.round_set.filter(status=TournamentRound.Status.OPEN).first()
     tables = []
+    nameless = open_round is not None and tour.drawn_from_hidden(tournament, open_round)
     if open_round is not None:
         for live in tour.live_tables(tournament, open_round):
             tables.append({"number": live.table.number, "deals": live.deals,
                            "finished": live.finished,
-                           "scores": [(name, two_places(live.scores.get(name, 0)))
+                           "scores": [("" if nameless else name,
+                                       two_places(live.scores.get(name, 0)))
                                       for name in live.seats]})
     return {"tournament": tournament, "open_round": open_round, "tables": tables,
-            "every": SCREEN_SECONDS}
+            "nameless": nameless, "every": SCREEN_SECONDS}
 
 
 def _urls(token: str) -> dict[str, str]:
@@ -73,8 +77,10 @@ def screen(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 def screen_board(request: HttpRequest, token: str) -> HttpResponse:
-    """The screen's polled ranking: 304 while the tournament's version stands (one query),
-    rendered once per version; a deal at an open table does not touch it."""
+    """The screen's polled ranking: rendered once per version of the tournament (one
+    query), 304 while what it shows stands (its ETag is of the body: answers.shown); a
+    deal at an open table does not touch it, a correction in a hidden round changes
+    nothing shown."""
     tournament = _tournament(token)
     parts = ("screen", request.LANGUAGE_CODE)
 
@@ -82,30 +88,31 @@ def screen_board(request: HttpRequest, token: str) -> HttpResponse:
         fresh = _tournament(token)
         response = render(request, "scorepad/_tournament_screen.html",
                           {**ranking_context(fresh), "board_url": _urls(token)["board"]})
-        return tour.screen_ranking_etag(fresh, *parts), response.content, \
+        return tour.screen_ranking_key(fresh, *parts), response.content, \
             response["Content-Type"]
 
-    return polled(request, tour.screen_ranking_etag(tournament, *parts), build,
-                  secret_url=True)
+    return polled(request, tour.screen_ranking_key(tournament, *parts), build,
+                  secret_url=True, opaque=True)
 
 
 @require_safe
 def screen_live(request: HttpRequest, token: str) -> HttpResponse:
-    """The screen's polled live tables: 304 while no table of the open round changed (one
-    query, scorepad.tournaments.services.screen_live_etag), rendered once per change."""
+    """The screen's polled live tables: rendered once per change at a table of the open
+    round (one query, scorepad.tournaments.services.screen_live_key), 304 while what
+    they show stands (answers.shown)."""
     parts = (request.LANGUAGE_CODE,)
-    etag = tour.screen_live_etag(token, *parts)
-    if etag is None:
+    key = tour.screen_live_key(token, *parts)
+    if key is None:
         raise Http404
 
     def build() -> tuple[str, bytes, str]:
         fresh = _tournament(token)
-        now = tour.screen_live_etag(token, *parts) or etag
+        now = tour.screen_live_key(token, *parts) or key
         response = render(request, "scorepad/_tournament_screen_live.html",
                           {**live_context(fresh), "live_url": _urls(token)["live"]})
         return now, response.content, response["Content-Type"]
 
-    return polled(request, etag, build, secret_url=True)
+    return polled(request, key, build, secret_url=True, opaque=True)
 
 
 # --- the director's pages -------------------------------------------------------------------
