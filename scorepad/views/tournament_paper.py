@@ -4,10 +4,9 @@ director's form that enters a table's result from its slip."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -19,7 +18,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from .. import games
+from .. import csvfile, games
 from ..access import READ, WRITE, tournament_for
 from ..api import tournament_serializers as ts
 from ..errors import InputError, NotFound
@@ -65,25 +64,27 @@ def ranking_download(request: HttpRequest, tournament_id: int, fmt: str) -> Http
         return _attachment(HttpResponse(body, content_type="application/json; charset=utf-8"),
                            _filename(tournament, "json"))
     rounds = _rounds_of(data["ranking"])
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    header = [_("Place"), _("Name"), _("Start number"), _("Points"), _("Score"), _("Wins")]
+    header: list[object] = [_("Place"), _("Name"), _("Start number"), _("Points"),
+                            _("Score"), _("Wins")]
     for number in rounds:
         header += [_("Round %(n)s: table") % {"n": number},
                    _("Round %(n)s: place") % {"n": number},
                    _("Round %(n)s: points") % {"n": number},
                    _("Round %(n)s: score") % {"n": number}]
-    writer.writerow(header)
+    rows = [header]
     for line in data["ranking"]:
-        row = [line["place"], line["name"], line["number"], line["points"], line["score"],
-               line["wins"]]
+        # the API's figures ("-1.33") as numbers, so that the writer keeps them so
+        row: list[object] = [line["place"], line["name"], line["number"],
+                             Decimal(line["points"]), Decimal(line["score"]), line["wins"]]
         played = {r["round"]: r for r in line["rounds"]}
         for number in rounds:
             r = played.get(number)
-            row += ([r["table"], r["place"], r["points"], r["score"]] if r else ["", "", "", ""])
-        writer.writerow(row)
-    # with a byte order mark, so that a spreadsheet opens the names' accents right
-    body = ("\ufeff" + out.getvalue()).encode()
+            row += ([r["table"], r["place"], Decimal(r["points"]), Decimal(r["score"])]
+                    if r else [None] * 4)
+        rows.append(row)
+    # through the one writer (names a spreadsheet would run are escaped), with a byte
+    # order mark, so that a spreadsheet opens the names' accents right
+    body = csvfile.write(rows, byte_order_mark=True).encode()
     return _attachment(HttpResponse(body, content_type="text/csv; charset=utf-8"),
                        _filename(tournament, "csv"))
 

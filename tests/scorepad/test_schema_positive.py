@@ -64,8 +64,8 @@ DOMAIN_400 = {
 #: (method, path, field of the 400, as a glob) → a limit the schema cannot state (OpenAPI
 #: 3.0 has no way to bound an object's keys or to compare two fields), so that 400 is not
 #: held against it here. Each is a gap, not an allowance: nothing else of the operation is
-#: excused; and each is told to the API's readers (README.md, "What the schema cannot
-#: say", checked below).
+#: excused; and each is told to the API's readers (checked below):
+#: README.md, "What the schema cannot say".
 KNOWN_GAPS = {
     ("POST", "/api/v1/groups/{group_id}/import", "*"):
         "an export file's contents are the importer's to check, not described in the schema",
