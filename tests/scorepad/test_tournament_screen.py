@@ -21,16 +21,21 @@ def anna():
     return user("anna")
 
 
-@pytest.fixture
-def evening(anna):
-    """Eight players, round 1 closed (both tables finished), round 2 open."""
-    t = tournament(group_with(anna), anna, players=8, rounds=3)
+def _second_round_open(anna, draw):
+    """Eight players, round 1 closed (both tables finished by their first seat), round 2
+    drawn (``draw``: random, or by standing) and open."""
+    t = tournament(group_with(anna), anna, players=8, rounds=3, draw=draw)
     for table in drawn(t, anna).tables.select_related("session"):
         finish_game(table.session, anna, seats(table.session)[0])
     tour.round_close(tournament=t, number=1)
     drawn(t, anna, seed=2)
     t.refresh_from_db()
     return t
+
+
+@pytest.fixture
+def evening(anna):
+    return _second_round_open(anna, "random")
 
 
 def _parts(t):
@@ -106,15 +111,8 @@ def test_the_screen_page_carries_both_parts_and_a_wrong_token_finds_neither(even
 
 @pytest.fixture
 def swiss(anna):
-    """Eight players drawn by standing (Swiss): round 1 closed with one winner per table,
-    round 2 drawn from its standings (the winners together) and open."""
-    t = tournament(group_with(anna), anna, players=8, rounds=3, draw="swiss")
-    for table in drawn(t, anna).tables.select_related("session"):
-        finish_game(table.session, anna, seats(table.session)[0])
-    tour.round_close(tournament=t, number=1)
-    drawn(t, anna, seed=2)
-    t.refresh_from_db()
-    return t
+    """Round 2 drawn from round 1's standings (Swiss: the winners together)."""
+    return _second_round_open(anna, "swiss")
 
 
 def _round_names(t, number):
