@@ -42,7 +42,8 @@ from .models import Registration
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 #: How long a request waits for its turn before it gives up (answered 503, as when the
-#: database is away: scorepad.middleware); a turn's work takes milliseconds.
+#: database is away: scorepad.middleware); a turn's work takes milliseconds, a login's the
+#: hashing of one password (a fifth of a second), and a locked-out one none.
 TURN_SECONDS = 5
 
 
@@ -110,12 +111,16 @@ def turn(*key: str) -> None:
         raise RuntimeError("a turn is held by a transaction: call turn() inside one")
     if connection.vendor != "postgresql":
         return
-    digest = hashlib.blake2b("\x00".join(key).encode(), digest_size=8).digest()
     with connection.cursor() as cursor:
         cursor.execute("SELECT set_config('lock_timeout', %s, true)",
                        [f"{TURN_SECONDS}s"])
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)",
-                       [int.from_bytes(digest, "big", signed=True)])
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_number(key)])
+
+
+def _number(key: tuple[str, ...]) -> int:
+    """A key as a signed 64-bit number (an advisory lock's), the same in every process."""
+    digest = hashlib.blake2b("\x00".join(key).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 # --- sessions without an account and new accounts, per address and hour ----------------------
@@ -184,12 +189,11 @@ def _login_turn(*key: str) -> Iterator[None]:
         return
     import fcntl
 
-    digest = hashlib.blake2b("\x00".join(key).encode(), digest_size=8).digest()
     database = hashlib.blake2b(str(connection.settings_dict["NAME"]).encode(),
                                digest_size=8).hexdigest()
     folder = Path(tempfile.gettempdir()) / f"schreiber-turns-{database}"
     folder.mkdir(mode=0o700, exist_ok=True)
-    with open(folder / f"{int.from_bytes(digest, 'big') % FILE_TURNS}", "a") as file:
+    with open(folder / f"{_number(key) % FILE_TURNS}", "a") as file:
         deadline = time.monotonic() + TURN_SECONDS
         while True:
             try:
