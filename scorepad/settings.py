@@ -93,6 +93,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: what a proxy says (https? which client?) only from a trusted proxy.
+    "scorepad.middleware.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "scorepad.middleware.BodyLimitMiddleware",
     # Pages compress ~4× (bench/page_weight.py); Django pads compressed answers against
