@@ -7,6 +7,10 @@ DJANGO_ALLOWED_HOSTS  comma-separated (default: localhost names)
 SCHREIBER_CACHE_URL   redis://host:port/db, shared by all workers (default: memory per process)
 SCHREIBER_ONE_PROCESS "1": the deployment is one process (default: on when debugging)
 DJANGO_BEHIND_PROXY   "1": behind one reverse proxy that sets X-Forwarded-Proto/-For
+SCHREIBER_TRUSTED_PROXIES  the proxies whose X-Forwarded-For counts: addresses or networks,
+                      comma-separated (default 127.0.0.1,::1; gunicorn.conf.py reads it too)
+SCHREIBER_IPV6_PREFIX  the bits of an IPv6 address that name one client for every limit
+                      per address (default 64)
 SCHREIBER_SIGNUPS_PER_HOUR  new accounts per client address and hour (default 10; 0: no limit)
 SCHREIBER_GUEST_SESSIONS_PER_HOUR  sessions started without an account per client address
                       and hour (default 20; 0: no limit)
@@ -20,6 +24,7 @@ SCHREIBER_BASE_URL    https://host the site is reached at, for links printed by 
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -57,6 +62,16 @@ ALLOWED_HOSTS = [
     if h.strip()
 ]
 
+#: The games this Schreiber keeps score for: one package each, in the order the pages offer
+#: them (scorepad.games reads this; docs/games.md, "Adding a game"). Each is a Django app,
+#: installed below: its templates, static files and translations are found as any app's.
+#: Nothing else names a game.
+SCHREIBER_GAMES = [
+    "scorepad.games.mulatschak",
+    "scorepad.games.mura",
+    "scorepad.games.muller_matz",
+]
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -74,9 +89,12 @@ INSTALLED_APPS = [
     "csp",
     "axes",
     "scorepad",
+    *SCHREIBER_GAMES,
 ]
 
 MIDDLEWARE = [
+    # First: what a proxy says (https? which client?) only from a trusted proxy.
+    "scorepad.middleware.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files right after the security headers (whitenoise's own advice): hashed,
     # precompressed, and without the pages' headers (a content security policy says
@@ -108,13 +126,6 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "scorepad.urls"
 
-#: The games this Schreiber keeps score for: one package each, in the order the pages offer
-#: them (scorepad.games reads this; README: "Adding a game"). Nothing else names a game.
-SCHREIBER_GAMES = [
-    "scorepad.games.mulatschak",
-    "scorepad.games.mura",
-    "scorepad.games.muller_matz",
-]
 WSGI_APPLICATION = "scorepad.wsgi.application"
 
 TEMPLATES = [
@@ -122,14 +133,12 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
-            # What template_partials would set up by itself (its loader around Django's two
-            # default loaders, cached), and after those the one that finds a game's own
-            # templates in its package.
+            # What template_partials would set up by itself: its loader around Django's two
+            # default loaders, cached (the second finds each game's templates in its app).
             "loaders": [("template_partials.loader.Loader", [
                 ("django.template.loaders.cached.Loader", [
                     "django.template.loaders.filesystem.Loader",
                     "django.template.loaders.app_directories.Loader",
-                    "scorepad.games.loader.Loader",
                 ]),
             ])],
             "context_processors": [
@@ -231,13 +240,6 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-#: Besides static/, each game's own static files (its scorer for the phone) from its
-#: package, under games/<game>/ (scorepad/games/finder.py).
-STATICFILES_FINDERS = [
-    "django.contrib.staticfiles.finders.FileSystemFinder",
-    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    "scorepad.games.finder.Finder",
-]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -328,9 +330,37 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "scorepad.views.locked_out"
 #: Behind the documented proxy every request comes from 127.0.0.1: the client's address is
-#: the one the proxy appended to X-Forwarded-For (scorepad.accounts.client_address).
+#: the one the proxy appended to X-Forwarded-For, believed only from the trusted proxies
+#: (addresses or networks; gunicorn.conf.py's forwarded_allow_ips reads the same variable).
+#: Every limit per address counts an IPv6 client by its network of SCHREIBER_IPV6_PREFIX
+#: bits (scorepad.limits.client_address; docs/deploy.md, "10. Accounts and access").
 SCHREIBER_BEHIND_PROXY = _flag("DJANGO_BEHIND_PROXY")
-AXES_CLIENT_IP_CALLABLE = "scorepad.accounts.client_address"
+
+
+def networks(value: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Addresses and networks, comma-separated (``127.0.0.1,::1``, ``10.0.0.0/8``; ``*``:
+    every address, as gunicorn's forwarded_allow_ips); ValueError for anything else."""
+    out: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+    for item in (i.strip() for i in value.split(",")):
+        if item == "*":
+            out += [ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0")]
+        elif item:
+            out.append(ipaddress.ip_network(item, strict=False))
+    return out
+
+
+try:
+    SCHREIBER_TRUSTED_PROXIES = networks(
+        os.environ.get("SCHREIBER_TRUSTED_PROXIES") or "127.0.0.1,::1")
+    SCHREIBER_IPV6_PREFIX = int(os.environ.get("SCHREIBER_IPV6_PREFIX") or 64)
+    if not 1 <= SCHREIBER_IPV6_PREFIX <= 128:
+        raise ValueError(SCHREIBER_IPV6_PREFIX)
+except ValueError:
+    raise ImproperlyConfigured(
+        "SCHREIBER_TRUSTED_PROXIES must be addresses or networks (127.0.0.1,::1 or "
+        "10.0.0.0/8), comma-separated, and SCHREIBER_IPV6_PREFIX a number of bits from 1 "
+        "to 128") from None
+AXES_CLIENT_IP_CALLABLE = "scorepad.limits.client_address"
 # New accounts per client address and hour (answers 429 with Retry-After beyond).
 try:
     SCHREIBER_SIGNUPS_PER_HOUR = int(os.environ.get("SCHREIBER_SIGNUPS_PER_HOUR") or 10)

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def own_files(suffix: str) -> list[Path]:
     found = [*(ROOT / "static").glob(f"*{suffix}"),
-             *(ROOT / "scorepad" / "games").glob(f"*/static/*{suffix}")]
+             *(ROOT / "scorepad" / "games").glob(f"*/static/**/*{suffix}")]
     assert found
     return sorted(found)
 
