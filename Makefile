@@ -49,7 +49,7 @@ bench: install
 	-$(PY) bench/soak.py --duration 10
 
 # Lighthouse (mobile) over the seven pages a newcomer meets, three rounds taking turns,
-# medians (bench/README.md, "Lighthouse"): npx lighthouse@12.2.3 and /usr/bin/chromium;
+# medians (bench/README.md, its Lighthouse section): npx lighthouse@12.2.3 and /usr/bin/chromium;
 # about ten minutes.
 bench-lighthouse: install
 	$(PY) bench/lighthouse.py --rounds 3

@@ -2,7 +2,7 @@
 rcssmin drop comments and white space, nothing else), then hashed and compressed as
 whitenoise does. The sources keep their comments, which are most of their bytes: the
 session page's scripts and stylesheet come to a phone at about two thirds of their
-gzipped size (bench/README.md, "Lighthouse"). Third-party files (htmx, the admin's) are
+gzipped size (bench/README.md, its Lighthouse section). Third-party files (htmx, the admin's) are
 copied as they come."""
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ MIDDLEWARE = [
     # Static files right after the security headers (whitenoise's own advice): hashed,
     # precompressed, and without the pages' headers (a content security policy says
     # nothing to a script or a stylesheet, and cost ~240 bytes on each of a first
-    # visit's files: bench/README.md, "Lighthouse").
+    # visit's files: bench/README.md, its Lighthouse section).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "scorepad.middleware.BodyLimitMiddleware",
     # Pages compress ~4× (bench/page_weight.py); Django pads compressed answers against
