@@ -64,7 +64,7 @@ def test_the_words_of_this_test_are_the_catalogues():
     finds none of them fails for its reason, not for a translation)."""
     from django.utils import translation
 
-    from scorepad.messages import reason_label
+    from scorepad.games.mulatschak.words import reason_label
 
     for language in LANGUAGES:
         with translation.override(language):
