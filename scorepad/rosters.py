@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from .cache import versions
 from .errors import InputError
-from .fields import MAX_NAME, hidden_character
+from .fields import MAX_CATEGORY, MAX_NAME, hidden_character
 from .models import Group, Invitation, Membership, Player, Removal, Session, Tournament
 
 
@@ -119,17 +119,60 @@ def player_link(*, player: Player, user: Any | None) -> Player:
     return player
 
 
+def clean_category(value: object, field: str = "category") -> str:
+    """A player's category (docs/tournaments.md, "Categories"): 1–20 characters, blanks
+    folded, nothing invisible; None for none (kept as "")."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InputError(field, "must be text", "not_string")
+    normal = unicodedata.normalize("NFKC", value)
+    code = hidden_character(normal)
+    if code is not None:
+        raise InputError(field, f"must not contain invisible or control characters "
+                         f"({code})", "bad_character", char=code)
+    cleaned = " ".join(normal.split())
+    if not cleaned:
+        raise InputError(field, "must not be empty", "empty")
+    if len(cleaned) > MAX_CATEGORY:
+        raise InputError(field, f"must be at most {MAX_CATEGORY} characters", "too_long",
+                         max=MAX_CATEGORY)
+    return cleaned
+
+
+def category_key(category: str) -> str:
+    """What two categories must share to be one ("Damen" is "DAMEN")."""
+    return name_key(category)
+
+
+def player_categorize(*, player: Player, category: object) -> Player:
+    """Give the player a category (None: none); the rankings of the tournaments they play
+    move (their ETags too)."""
+    cleaned = clean_category(category)
+    if cleaned != player.category:
+        Player.objects.filter(pk=player.pk).update(category=cleaned)
+        Tournament.objects.filter(entrants__player=player).update(version=F("version") + 1)
+        player.category = cleaned
+    return player
+
+
 #: Leaves a field of ``player_change`` as it is.
 UNCHANGED: Any = object()
 
 
 @transaction.atomic
-def player_change(*, player: Player, name: Any = UNCHANGED, user: Any = UNCHANGED) -> Player:
-    """Rename the player and/or link them to an account (None: unlink), all or nothing."""
+def player_change(*, player: Player, name: Any = UNCHANGED, user: Any = UNCHANGED,
+                  category: Any = UNCHANGED) -> Player:
+    """Rename the player, link them to an account (None: unlink) and/or give them a
+    category (None: none), all or nothing."""
+    if category is not UNCHANGED:
+        clean_category(category)  # refused before anything is written
     if name is not UNCHANGED:
         player = player_rename(player=player, name=name)
     if user is not UNCHANGED:
         player = player_link(player=player, user=user)
+    if category is not UNCHANGED:
+        player = player_categorize(player=player, category=category)
     return player
 
 
