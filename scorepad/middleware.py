@@ -30,7 +30,7 @@ class BodyLimitMiddleware:
     the API's JSON error shape (Django itself would answer an HTML 400 once a view reads
     the body). Pages keep Django's answer. Imports (``/api/.../import``) take whole
     exported files and check their own, larger limit (``SCHREIBER_IMPORT_MAX_BYTES``,
-    scorepad/import_export.py)."""
+    scorepad/transfer/)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

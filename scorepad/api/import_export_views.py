@@ -1,7 +1,7 @@
 """Export and import endpoints (README.md, "Export, import and backups"): thin adapters
-over scorepad.import_export.
+over scorepad.transfer.
 
-Imports read the request body themselves, up to ``import_export.MAX_BYTES``: a long-lived
+Imports read the request body themselves, up to ``fileformat.MAX_BYTES``: a long-lived
 group's file is far larger than Django's limit for ordinary request bodies.
 """
 
@@ -21,10 +21,10 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import import_export
 from scorepad.access import READ, WRITE, group_for, session_for
 from scorepad.ids import parse_id
 from scorepad.loaded import Loaded
+from scorepad.transfer import exporting, fileformat, importing
 
 from . import scorepad_serializers as sp
 from .idempotency import HEADER as IDEMPOTENCY
@@ -51,7 +51,7 @@ REJECTED = {
     422: OpenApiResponse(sp.ImportRejectedOut, description="the referee rejects a deal"),
 }
 #: What a refused import's category answers.
-STATUS = {import_export.INVALID: 400, import_export.RULES: 422, import_export.CONFLICT: 409}
+STATUS = {fileformat.INVALID: 400, fileformat.RULES: 422, fileformat.CONFLICT: 409}
 
 
 def _attachment(response: HttpResponse | Response, filename: str) -> Any:
@@ -59,7 +59,7 @@ def _attachment(response: HttpResponse | Response, filename: str) -> Any:
     return response
 
 
-def _rejected(error: import_export.ImportRejected) -> Response:
+def _rejected(error: fileformat.ImportRejected) -> Response:
     problems = [p.as_dict() for p in error.problems]
     detail = _("The file was not imported: %(count)s problem(s).") % {"count": len(problems)}
     return Response(sp.ImportRejectedOut({"detail": detail, "problems": problems}).data,
@@ -73,9 +73,9 @@ def _read_raw(request: Request) -> bytes:
         length = int(raw_request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         length = 0
-    if length > import_export.MAX_BYTES:
-        raise import_export.too_large()
-    return bytes(raw_request.read(import_export.MAX_BYTES + 1))
+    if length > fileformat.MAX_BYTES:
+        raise fileformat.too_large()
+    return bytes(raw_request.read(fileformat.MAX_BYTES + 1))
 
 
 def _once(request: Request, raw: bytes, run: Callable[[], Response]) -> Response:
@@ -101,11 +101,11 @@ FORMAT_PARAM = OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"]
 def session_export(request: Request, session_id: int) -> Any:
     session = session_for(request.user, session_id, READ)
     if request.accepted_renderer.format == "csv":
-        response = HttpResponse(import_export.session_csv(session),
+        response = HttpResponse(exporting.session_csv(session),
                                 content_type="text/csv; charset=utf-8")
-        return _attachment(response, import_export.export_filename("session", session.pk, "csv"))
-    return _attachment(Response(import_export.session_export(session)),
-                       import_export.export_filename("session", session.pk, "json"))
+        return _attachment(response, exporting.export_filename("session", session.pk, "csv"))
+    return _attachment(Response(exporting.session_export(session)),
+                       exporting.export_filename("session", session.pk, "json"))
 
 
 @extend_schema(
@@ -116,8 +116,8 @@ def session_export(request: Request, session_id: int) -> Any:
 @permission_classes([IsAuthenticated])
 def group_export(request: Request, group_id: int) -> Any:
     group = group_for(request.user, group_id, READ)
-    return _attachment(Response(import_export.group_export(group)),
-                       import_export.export_filename("group", group.pk, "json"))
+    return _attachment(Response(exporting.group_export(group)),
+                       exporting.export_filename("group", group.pk, "json"))
 
 
 @extend_schema(
@@ -134,8 +134,8 @@ def group_export(request: Request, group_id: int) -> Any:
 def session_import(request: Request) -> Response:
     try:
         raw = _read_raw(request)
-        body = import_export.read_file(raw)
-    except import_export.ImportRejected as e:
+        body = fileformat.read_file(raw)
+    except fileformat.ImportRejected as e:
         return _rejected(e)
     # README.md, "Downloads and uploads": the export sent back as it is (a bare file: into
     # ?group= or the group it came from, as a copy if that group holds it still), or
@@ -147,15 +147,15 @@ def session_import(request: Request) -> Response:
         group_id = request.query_params["group"]  # text in the URL
     group_id = parse_id(group_id)
     if group_id is None:
-        return _rejected(import_export.ImportRejected(
-            [import_export.Problem("group", "invalid", _("must be the id of a group"))]))
+        return _rejected(fileformat.ImportRejected(
+            [fileformat.Problem("group", "invalid", _("must be the id of a group"))]))
     group = group_for(request.user, group_id, WRITE)
     data = body if bare else body.get("data")
 
     def run() -> Response:
         try:
-            session = import_export.session_import(group=group, data=data, copy=bare)
-        except import_export.ImportRejected as e:
+            session = importing.session_import(group=group, data=data, copy=bare)
+        except fileformat.ImportRejected as e:
             return _rejected(e)
         return Response(session_out(Loaded.of(session)), status=201)
 
@@ -174,14 +174,14 @@ def group_import(request: Request, group_id: int) -> Response:
     group = group_for(request.user, group_id, WRITE)
     try:
         raw = _read_raw(request)
-        data = import_export.read_file(raw)
-    except import_export.ImportRejected as e:
+        data = fileformat.read_file(raw)
+    except fileformat.ImportRejected as e:
         return _rejected(e)
 
     def run() -> Response:
         try:
-            sessions = import_export.group_import(group=group, data=data)
-        except import_export.ImportRejected as e:
+            sessions = importing.group_import(group=group, data=data)
+        except fileformat.ImportRejected as e:
             return _rejected(e)
         body = {"group": group.pk, "sessions": [session_out(Loaded.of(x)) for x in sessions]}
         return Response(sp.GroupImportOut(body).data, status=201)

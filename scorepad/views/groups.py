@@ -16,13 +16,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .. import import_export, rosters, services, sharing
+from .. import rosters, services, sharing
 from ..access import MANAGE, READ, WRITE, group_for, role_in, visible_groups
 from ..forms import GroupForm, PlayerForm
 from ..guests import account_required
 from ..ids import parse_id
 from ..messages import input_error_message
 from ..models import Invitation, Invite, Membership
+from ..transfer import fileformat, importing
 from .common import no_store
 
 
@@ -106,15 +107,15 @@ def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
         problems = [{"path": "", "message": _("Choose an export file to import.")}]
     else:
         try:
-            if upload.size is not None and upload.size > import_export.MAX_BYTES:
-                raise import_export.too_large()
-            data = import_export.read_file(upload.read(import_export.MAX_BYTES + 1))
-            if import_export.sniff_kind(data) == "group":
-                count = len(import_export.group_import(group=the_group, data=data))
+            if upload.size is not None and upload.size > fileformat.MAX_BYTES:
+                raise fileformat.too_large()
+            data = fileformat.read_file(upload.read(fileformat.MAX_BYTES + 1))
+            if fileformat.sniff_kind(data) == "group":
+                count = len(importing.group_import(group=the_group, data=data))
             else:
-                import_export.session_import(group=the_group, data=data)
+                importing.session_import(group=the_group, data=data)
                 count = 1
-        except import_export.ImportRejected as e:
+        except fileformat.ImportRejected as e:
             problems = [p.as_dict() for p in e.problems]
         else:
             messages.success(request, ngettext("Imported %(count)s session.",

@@ -316,15 +316,15 @@ def client_for(persona: str, w: dict[str, Any]) -> Client:
 
 def body_for(name: str, body: Any, persona: str, w: dict[str, Any]) -> Any:
     if body == "import":
-        from scorepad import import_export
+        from scorepad.transfer import exporting
 
-        data = import_export.session_export(w["session"])
+        data = exporting.session_export(w["session"])
         data["session"]["uid"] = str(uuid.uuid4())
         return {"group": w["group"].pk, "data": data}
     if body == "group_file":
-        from scorepad import import_export
+        from scorepad.transfer import exporting
 
-        return import_export.group_export(w["group"])
+        return exporting.group_export(w["group"])
     if body == "tournament":
         return {"group": w["group"].pk, "name": "T", "game": w["tournament"].game,
                 "rounds": 1, "round_ends": "deals", "deals_per_round": 2, "table_size": 4,

@@ -21,8 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.mura import first_leader
-from scorepad import import_export, rosters, services
+from scorepad import rosters, services
 from scorepad.models import Deal, DealEvent, Group, Membership, Player, Session
+from scorepad.transfer import backups, exporting, fileformat, importing
 
 from ..strength import examples
 from .factories import (
@@ -106,12 +107,12 @@ def without_ids(data: Any) -> Any:
 
 def export(session: Session) -> dict[str, Any]:
     session.refresh_from_db()
-    return import_export.session_export(session)
+    return exporting.session_export(session)
 
 
 def round_trip(session: Session, into: Group) -> Session:
     data = json.loads(json.dumps(export(session)))  # through text, as a file would go
-    return import_export.session_import(group=into, data=data)
+    return importing.session_import(group=into, data=data)
 
 
 # --- round trips -----------------------------------------------------------------------------
@@ -193,11 +194,11 @@ def test_a_whole_group_round_trips_into_an_empty_group(anna):
     services.session_start(group=group, user=anna, preset="mura", overrides=None,
                            seats=SEATS, game="mura")
     empty = group_with(anna, name="Empty")
-    data = json.loads(json.dumps(import_export.group_export(group)))
-    sessions = import_export.group_import(group=empty, data=data)
+    data = json.loads(json.dumps(exporting.group_export(group)))
+    sessions = importing.group_import(group=empty, data=data)
     assert len(sessions) == 3
-    again = without_ids(import_export.group_export(empty))
-    first = without_ids(import_export.group_export(group))
+    again = without_ids(exporting.group_export(empty))
+    first = without_ids(exporting.group_export(group))
     # the copy keeps its own name and members: a file grants nobody access
     assert again["group"].pop("members") == [{"username": "anna", "role": "owner"}]
     first["group"].pop("members")
@@ -276,8 +277,8 @@ def test_any_damaged_file_is_imported_whole_or_refused_cleanly(anna, data):
     with transaction.atomic():  # each example leaves nothing behind
         target = group_with(anna, name="target")
         try:
-            import_export.session_import(group=target, data=file)
-        except import_export.ImportRejected as e:
+            importing.session_import(group=target, data=file)
+        except fileformat.ImportRejected as e:
             assert e.problems and not target.sessions.exists()
         transaction.set_rollback(True)
 
@@ -289,9 +290,9 @@ def test_importing_the_same_file_twice_is_refused_as_a_conflict(anna):
     source = mulatschak_evening(group_with(anna), anna, "salzburg")
     target = group_with(anna, name="Copy")
     data = export(source)
-    import_export.session_import(group=target, data=data)
-    with pytest.raises(import_export.ImportRejected) as e:
-        import_export.session_import(group=target, data=data)
+    importing.session_import(group=target, data=data)
+    with pytest.raises(fileformat.ImportRejected) as e:
+        importing.session_import(group=target, data=data)
     assert e.value.category == "conflict"  # the API answers 409
     assert [p.path for p in e.value.problems] == ["session/uid"]
     assert target.sessions.count() == 1
@@ -303,8 +304,8 @@ def test_an_illegal_deal_is_rejected_with_its_place_and_nothing_is_written(anna)
     data = export(source)
     data["session"]["deals"][2]["data"]["tricks"]["Anna"] = 4  # six tricks in a deal of five
     data["session"]["deals"][3]["data"]["bid"] = "three"
-    with pytest.raises(import_export.ImportRejected) as e:
-        import_export.session_import(group=target, data=data)
+    with pytest.raises(fileformat.ImportRejected) as e:
+        importing.session_import(group=target, data=data)
     paths = {p.path for p in e.value.problems}
     assert "session/deals/3/data/bid" in paths
     assert any(p.startswith("session/deals/2/data") for p in paths)
@@ -317,8 +318,8 @@ def test_only_referee_objections_answer_422_naming_the_deal(anna):
     source = mulatschak_evening(group_with(anna), anna, "salzburg")
     data = export(source)
     data["session"]["deals"][0]["data"]["tricks"]["Anna"] = 4
-    with pytest.raises(import_export.ImportRejected) as e:
-        import_export.session_import(group=group_with(anna, name="Copy"), data=data)
+    with pytest.raises(fileformat.ImportRejected) as e:
+        importing.session_import(group=group_with(anna, name="Copy"), data=data)
     assert e.value.category == "rules"  # 422
     first = e.value.problems[0]
     assert first.path == "session/deals/0/data" and "deal 1" in first.message
@@ -334,8 +335,8 @@ def test_every_field_is_checked_and_every_problem_reported(anna):
     s["closed_at"] = "2026-02-31T20:00:00+00:00"
     s["deals"][0]["created_at"] = "0001-01-01T00:00:00-14:00"
     s["history"][0]["action"] = "burn"
-    with pytest.raises(import_export.ImportRejected) as e:
-        import_export.session_import(group=group_with(anna, name="Copy"), data=data)
+    with pytest.raises(fileformat.ImportRejected) as e:
+        importing.session_import(group=group_with(anna, name="Copy"), data=data)
     paths = {p.path for p in e.value.problems}
     assert {"session/game", "session/seats/2", "session/status",
             "session/created_at", "session/closed_at"} <= paths
@@ -349,32 +350,32 @@ def test_every_field_is_checked_and_every_problem_reported(anna):
 ])
 def test_the_envelope_names_format_version_and_kind(anna, change, code):
     data = export(session_at(group_with(anna), anna)) | change
-    with pytest.raises(import_export.ImportRejected) as e:
-        import_export.session_import(group=group_with(anna, name="Copy"), data=data)
+    with pytest.raises(fileformat.ImportRejected) as e:
+        importing.session_import(group=group_with(anna, name="Copy"), data=data)
     assert [p.code for p in e.value.problems] == [code]
 
 
 def test_a_group_file_only_goes_into_a_group_without_sessions(anna):
     group = group_with(anna)
     session_at(group, anna)
-    with pytest.raises(import_export.ImportRejected) as e:
-        import_export.group_import(group=group, data=import_export.group_export(group))
+    with pytest.raises(fileformat.ImportRejected) as e:
+        importing.group_import(group=group, data=exporting.group_export(group))
     assert e.value.category == "conflict"  # the API answers 409
 
 
 def test_roster_names_match_whatever_their_case(anna):
     target = group_with(anna, name="Copy")
     rosters.player_add(group=target, name="anna")
-    import_export.session_import(group=target, data=export(session_at(group_with(anna), anna)))
+    importing.session_import(group=target, data=export(session_at(group_with(anna), anna)))
     assert sorted(target.players.values_list("name", flat=True), key=str.lower) == [
         "anna", "Bert", "Cilli", "Dominik"]
 
 
 def test_absurd_counts_are_refused(anna):
     data = export(session_at(group_with(anna), anna))
-    data["session"]["deals"] = [{}] * (import_export.MAX_DEALS + 1)
-    with pytest.raises(import_export.ImportRejected) as e:
-        import_export.session_import(group=group_with(anna, name="Copy"), data=data)
+    data["session"]["deals"] = [{}] * (fileformat.MAX_DEALS + 1)
+    with pytest.raises(fileformat.ImportRejected) as e:
+        importing.session_import(group=group_with(anna, name="Copy"), data=data)
     assert [(p.path, p.code) for p in e.value.problems] == [("session/deals", "too_many")]
 
 
@@ -385,7 +386,7 @@ def test_the_csv_has_a_row_per_deal_with_points_and_running_scores(anna):
     session = session_at(group_with(anna), anna)
     record(session, anna, played("Anna", EVEN))
     record(session, anna, {"kind": "passed"})
-    rows = list(csv.reader(io.StringIO(import_export.session_csv(session))))
+    rows = list(csv.reader(io.StringIO(exporting.session_csv(session))))
     assert rows[0][:5] == ["deal", "game", "dealer", "Anna", "Anna score"]
     assert rows[1][:5] == ["1", "1", "Dominik", "-2", "19"]
     assert len(rows) == 3
@@ -393,7 +394,7 @@ def test_the_csv_has_a_row_per_deal_with_points_and_running_scores(anna):
 
 def test_the_csv_quotes_names_a_spreadsheet_would_run(anna):
     session = session_at(group_with(anna), anna, seats=["=SUM(A1)", "Bert"], dealer="Bert")
-    assert "'=SUM(A1)" in import_export.session_csv(session)
+    assert "'=SUM(A1)" in exporting.session_csv(session)
 
 
 def test_mura_and_muller_matz_csvs_have_their_own_columns(anna):
@@ -401,12 +402,12 @@ def test_mura_and_muller_matz_csvs_have_their_own_columns(anna):
     m = services.session_start(group=group, user=anna, preset="mura", overrides=None,
                                seats=SEATS, game="mura")
     record(m, anna, mura(0))
-    rows = list(csv.reader(io.StringIO(import_export.session_csv(m))))
+    rows = list(csv.reader(io.StringIO(exporting.session_csv(m))))
     assert rows[0][2:6] == ["Anna tricks", "Anna figures", "Anna mura", "Anna zeros"]
     mm = services.session_start(group=group, user=anna, preset="muller_matz", overrides=None,
                                 seats=SEATS[:3], game="muller_matz")
     record(mm, anna, {"loser": "Bert"})
-    rows = list(csv.reader(io.StringIO(import_export.session_csv(mm))))
+    rows = list(csv.reader(io.StringIO(exporting.session_csv(mm))))
     assert rows[1] == ["1", "Bert", "", "0", "1", "0"]
 
 
@@ -462,7 +463,7 @@ def test_the_export_posted_back_as_it_is_comes_back_as_a_session(anna, table):
     table.refresh_from_db()
     assert back.json()["scoreboard"] == {**services.scoreboard(table),
                                          "version": copy.version}
-    assert without_ids(import_export.session_export(copy))["session"] | {"uid": None} == \
+    assert without_ids(exporting.session_export(copy))["session"] | {"uid": None} == \
         without_ids(data)["session"] | {"uid": None}
     target = group_with(anna, name="Elsewhere")
     there = client.post(f"/api/v1/sessions/import?group={target.pk}", data,
@@ -478,7 +479,7 @@ def test_the_export_posted_back_as_it_is_comes_back_as_a_session(anna, table):
 def test_an_import_retried_with_its_idempotency_key_gets_the_first_answer(anna, table):
     client = logged_in(anna)
     target = group_with(anna, name="Copy")
-    body = {"group": target.pk, "data": import_export.session_export(table)}
+    body = {"group": target.pk, "data": exporting.session_export(table)}
     answers = [client.post("/api/v1/sessions/import", body, content_type="application/json",
                            HTTP_IDEMPOTENCY_KEY="import-1") for _ in range(2)]
     assert [a.status_code for a in answers] == [201, 201]
@@ -490,7 +491,7 @@ def test_an_import_retried_with_its_idempotency_key_gets_the_first_answer(anna, 
 def test_a_viewer_cannot_import_and_a_stranger_sees_no_group(anna, table):
     viewer, stranger = user("viewer"), user("stranger")
     member(table.group, viewer, "viewer")
-    data = import_export.session_export(table)
+    data = exporting.session_export(table)
     body = {"group": table.group_id, "data": data}
     assert logged_in(viewer).post("/api/v1/sessions/import", body,
                                   content_type="application/json").status_code == 403
@@ -499,8 +500,8 @@ def test_a_viewer_cannot_import_and_a_stranger_sees_no_group(anna, table):
 
 
 def test_the_api_refuses_a_file_over_the_size_limit_with_400(anna, table, monkeypatch):
-    monkeypatch.setattr(import_export, "MAX_BYTES", 1000)
-    body = {"group": table.group_id, "data": import_export.session_export(table),
+    monkeypatch.setattr(fileformat, "MAX_BYTES", 1000)
+    body = {"group": table.group_id, "data": exporting.session_export(table),
             "padding": "x" * 2000}
     response = logged_in(anna).post("/api/v1/sessions/import", body,
                                     content_type="application/json")
@@ -510,7 +511,7 @@ def test_the_api_refuses_a_file_over_the_size_limit_with_400(anna, table, monkey
 
 def test_the_api_takes_files_beyond_djangos_usual_body_limit(anna, table, settings):
     assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE < 400_000
-    data = import_export.session_export(table)
+    data = exporting.session_export(table)
     data["note"] = "x" * 400_000  # fields a reader does not know are ignored
     response = logged_in(anna).post("/api/v1/sessions/import",
                                     {"group": group_with(anna, name="Copy").pk, "data": data},
@@ -519,7 +520,7 @@ def test_the_api_takes_files_beyond_djangos_usual_body_limit(anna, table, settin
 
 
 def test_the_upload_form_refuses_a_file_over_the_limit(anna, monkeypatch):
-    monkeypatch.setattr(import_export, "MAX_BYTES", 100)
+    monkeypatch.setattr(fileformat, "MAX_BYTES", 100)
     group = group_with(anna)
     upload = io.BytesIO(b" " * 200)
     upload.name = "big.json"
@@ -601,7 +602,7 @@ def _everything() -> dict[str, Any]:
             [(d.number, d.version, d.kind, names.deal_names(d.result))
              for d in session.deals.all()],
             [(e.deal_number, e.action, e.who, e.at) for e in session.events.all()],
-            import_export.session_json(session),
+            exporting.session_json(session),
         )
     return out
 
@@ -647,7 +648,7 @@ def test_restore_refuses_a_database_that_is_not_empty_unless_merging(anna, tmp_p
 @pytest.mark.django_db(transaction=True)  # flush truncates: no test transaction
 def test_a_broken_backup_restores_nothing(anna, tmp_path):
     mulatschak_evening(group_with(anna), anna, "salzburg")
-    data = import_export.backup_export()
+    data = backups.backup_export()
     data["groups"][0]["sessions"][0]["deals"][2]["data"]["declarer"] = "Zenzi"
     path = tmp_path / "backup.json"
     path.write_text(json.dumps(data))

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorepad import import_export, rosters, services
+from scorepad import rosters, services
+from scorepad.transfer import exporting
 
 from .factories import EVEN, group_with, played, record, session_at, user
 
@@ -163,7 +164,7 @@ def test_the_group_page_refuses_an_invisible_name(owner):
 def exported(owner: dict[str, Any]) -> dict[str, Any]:
     session = session_at(owner["group"], owner["user"])
     record(session, owner["user"], played("Anna", EVEN))
-    return import_export.session_export(session)
+    return exporting.session_export(session)
 
 
 @pytest.mark.parametrize("bad", ["P\x00a", "P\ud800", "An\u200bna"])

@@ -147,7 +147,7 @@ def test_the_games_know_no_page_no_endpoint_and_no_service():
         if name.startswith("scorepad.games") and not is_edge(name):
             assert not {t for t in targets if t.startswith(
                 ("scorepad.services", "scorepad.rosters", "scorepad.sharing", "scorepad.views",
-                 "scorepad.api", "scorepad.import_export",
+                 "scorepad.api", "scorepad.transfer",
                  "scorepad.stats", "scorepad.models"))}, name
 
 

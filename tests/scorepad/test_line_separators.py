@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from scorepad import import_export, rosters, services
+from scorepad import rosters, services
+from scorepad.transfer import backups, exporting, fileformat, importing
 
 from .factories import EVEN, group_with, played, record, session_at, user
 
@@ -79,7 +80,7 @@ def test_the_group_page_refuses_a_line_separator(owner):
 def test_an_import_with_a_line_separator_in_a_seat_is_refused_with_its_path(owner):
     session = session_at(owner["group"], owner["user"])
     record(session, owner["user"], played("Anna", EVEN))
-    data = import_export.session_export(session)
+    data = exporting.session_export(session)
     data["session"]["seats"][1] = "Bert\u2028"
     target = group_with(owner["user"], name="Copy")
     answer = post(owner["client"], "/api/v1/sessions/import", {"group": target.pk,
@@ -91,19 +92,19 @@ def test_an_import_with_a_line_separator_in_a_seat_is_refused_with_its_path(owne
 
 def test_a_group_import_with_a_paragraph_separator_in_the_roster_is_refused(owner):
     rosters.player_add(group=owner["group"], name="Anna")
-    data = import_export.group_export(owner["group"])
+    data = exporting.group_export(owner["group"])
     data["group"]["roster"] = ["Anna", "Zo\u2029e"]
     target = group_with(owner["user"], name="Copy")
-    with pytest.raises(import_export.ImportRejected) as caught:
-        import_export.group_import(group=target, data=data)
+    with pytest.raises(fileformat.ImportRejected) as caught:
+        importing.group_import(group=target, data=data)
     assert "group/roster/1" in [p.path for p in caught.value.problems]
 
 
 def test_a_backup_with_a_line_separator_in_a_group_name_is_refused(owner):
-    data = import_export.backup_export()
+    data = backups.backup_export()
     data["groups"][0]["name"] = "Stamm\u2028tisch"
-    with pytest.raises(import_export.ImportRejected) as caught:
-        import_export.backup_restore(data=data, merge=True)
+    with pytest.raises(fileformat.ImportRejected) as caught:
+        backups.backup_restore(data=data, merge=True)
     assert "groups/0/name" in [p.path for p in caught.value.problems]
 
 

@@ -339,28 +339,28 @@ def test_every_seat_name_can_be_linked_across_many_groups(anna):
 
 
 def test_group_files_leave_the_links_out_and_backups_keep_them(two_groups, anna):
-    from scorepad import import_export
+    from scorepad.transfer import backups, exporting
 
     mondsee = two_groups["groups"][0]
-    assert "links" not in import_export.group_export(mondsee)["group"]
-    data = import_export.backup_export()
+    assert "links" not in exporting.group_export(mondsee)["group"]
+    data = backups.backup_export()
     assert [g["links"] for g in data["groups"]] == [[{"player": "Anna", "username": "anna"}],
                                                     [{"player": "Anna", "username": "anna"}]]
-    import_export.backup_restore(data=data, merge=True)  # every group again, accounts kept
+    backups.backup_restore(data=data, merge=True)  # every group again, accounts kept
     assert Player.objects.filter(user=anna).count() == 4
     copies = stats.linked_players(anna)
     assert stats.person_stats(list(copies))["sessions"] == 8
 
 
 def test_a_backup_link_to_a_non_member_or_an_unknown_player_restores_nothing(two_groups):
-    from scorepad import import_export
+    from scorepad.transfer import backups, fileformat
 
-    data = import_export.backup_export()
+    data = backups.backup_export()
     data["groups"][0]["links"] = [{"player": "Anna", "username": "bert"},
                                   {"player": "Zenzi", "username": "anna"}]
     players_before = Player.objects.count()
-    with pytest.raises(import_export.ImportRejected) as caught:
-        import_export.backup_restore(data=data, merge=True)
+    with pytest.raises(fileformat.ImportRejected) as caught:
+        backups.backup_restore(data=data, merge=True)
     assert {p.path for p in caught.value.problems} == {"groups/0/links/0/username",
                                                        "groups/0/links/1/player"}
     assert Player.objects.count() == players_before

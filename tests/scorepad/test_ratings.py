@@ -16,9 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import BradleyTerryFull
 
-from scorepad import import_export, ratings, services, stats
+from scorepad import ratings, services, stats
 from scorepad.games import base
 from scorepad.models import Session
+from scorepad.transfer import exporting, importing
 
 from ..strength import examples
 from .factories import (
@@ -326,8 +327,8 @@ def _check_reproducible(group: Any, game: str, served: list[Any]) -> None:
                                   ratings.names_of(group)))
     assert served[-1] == fresh
     copy = group_with(group.memberships.first().user, name="from scratch")
-    import_export.group_import(group=copy, data=json.loads(json.dumps(
-        import_export.group_export(group))))
+    importing.group_import(group=copy, data=json.loads(json.dumps(
+        exporting.group_export(group))))
     assert by_name(rows(copy, game)) == fresh
 
 

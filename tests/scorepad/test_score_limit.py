@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 
 from referee.rules import MAX_SCORE
-from scorepad import import_export, services
+from scorepad import services
 from scorepad.models import Player, Session
+from scorepad.transfer import exporting, fileformat, importing
 
 from .factories import group_with, session_at
 
@@ -40,7 +41,7 @@ def a_file(anna: Any, deals: list[dict[str, Any]], overrides: dict[str, Any] | N
            ) -> dict[str, Any]:
     """A session file of these deals (as a client could write it), from an empty session."""
     empty = session_at(group_with(anna, name="Vorlage"), anna, overrides=overrides)
-    data = json.loads(json.dumps(import_export.session_export(empty)))
+    data = json.loads(json.dumps(exporting.session_export(empty)))
     stamp = data["session"]["created_at"]
     data["session"]["deals"] = [
         {"number": i, "version": 1, "kind": d["kind"], "data": d, "created_at": stamp}
@@ -94,7 +95,7 @@ def assert_every_figure_answers(anna: Any, session: Session) -> None:
 
 def test_an_import_of_1100_collapses_and_a_played_deal_keeps_every_figure_readable(anna):
     group = group_with(anna)
-    session = import_export.session_import(group=group,
+    session = importing.session_import(group=group,
                                            data=a_file(anna, [*[COLLAPSED] * 1100, FELL]))
     board = services.scoreboard(session)
     # Bert fell: +10 × 2^40; Anna −2, Cilli −1, Dominik −1 times the same
@@ -105,7 +106,7 @@ def test_an_import_of_1100_collapses_and_a_played_deal_keeps_every_figure_readab
 
 def test_scores_near_the_limit_keep_every_figure_readable(anna):
     group = group_with(anna)
-    session = import_export.session_import(group=group,
+    session = importing.session_import(group=group,
                                            data=a_file(anna, blocks(8), GROWING))
     scores = services.scoreboard(session)["scores"]
     assert scores["Bert"] == 21 + 8 * STEP
@@ -115,8 +116,8 @@ def test_scores_near_the_limit_keep_every_figure_readable(anna):
 
 def test_an_import_that_takes_a_score_past_the_limit_is_refused_naming_the_deal(anna):
     group = group_with(anna)
-    with pytest.raises(import_export.ImportRejected) as e:
-        import_export.session_import(group=group, data=a_file(anna, blocks(9), GROWING))
+    with pytest.raises(fileformat.ImportRejected) as e:
+        importing.session_import(group=group, data=a_file(anna, blocks(9), GROWING))
     assert e.value.category == "rules"  # 422
     assert {p.code for p in e.value.problems} == {"score_out_of_range"}
     assert {p.path for p in e.value.problems} == {"session/deals/368/data"}
@@ -125,7 +126,7 @@ def test_an_import_that_takes_a_score_past_the_limit_is_refused_naming_the_deal(
 
 def test_a_deal_posted_past_the_limit_is_a_422_and_changes_nothing(anna):
     group = group_with(anna)
-    session = import_export.session_import(group=group, data=a_file(
+    session = importing.session_import(group=group, data=a_file(
         anna, [*blocks(8), *[COLLAPSED] * 40], GROWING))
     client = client_of(anna)
     before = client.get(f"/api/v1/sessions/{session.pk}/scoreboard").json()
@@ -144,7 +145,7 @@ def test_a_deal_posted_past_the_limit_is_a_422_and_changes_nothing(anna):
 def test_a_correction_past_the_limit_is_a_422_and_changes_nothing(anna):
     group = group_with(anna)
     passed = {"kind": "passed", "knocked": False}
-    session = import_export.session_import(group=group, data=a_file(
+    session = importing.session_import(group=group, data=a_file(
         anna, [*blocks(8), *[COLLAPSED] * 40, passed], GROWING))
     client = client_of(anna)
     number = 8 * 41 + 41
@@ -181,7 +182,7 @@ def test_figures_survive_scores_stored_before_there_was_a_limit(anna):
     """A row written before the limit may hold a score of hundreds of digits: the
     statistics, charts and sheet still answer instead of overflowing a float."""
     group = group_with(anna)
-    session = import_export.session_import(group=group,
+    session = importing.session_import(group=group,
                                            data=a_file(anna, [*[COLLAPSED] * 1100, FELL]))
     player = Player.objects.get(group=group, name="Bert")
     bert = str(player.pk)  # rows name players by id
@@ -201,7 +202,7 @@ def test_figures_survive_scores_stored_before_there_was_a_limit(anna):
 
 def test_a_thousand_collapses_are_written_as_a_power_not_a_thousand_factors(anna):
     group = group_with(anna)
-    session = import_export.session_import(group=group,
+    session = importing.session_import(group=group,
                                            data=a_file(anna, [*[COLLAPSED] * 1100, FELL]))
     sheet = client_of(anna).get(f"/sessions/{session.pk}/sheet").content.decode()
     assert "collapse¹¹⁰⁰ = ×1099511627776" in sheet

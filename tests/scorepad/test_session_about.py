@@ -13,8 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorepad import import_export, services
+from scorepad import services
 from scorepad.models import Group, Session
+from scorepad.transfer import backups, exporting, fileformat, importing
 
 from .factories import EVEN, group_with, member, played, record, session_at, user
 
@@ -252,34 +253,34 @@ def test_an_export_keeps_them_and_an_import_brings_them_back(anna, table):
     record(table, anna, played("Anna", EVEN))
     describe(table, name=NAME, date="2025-11-23", note=NOTE)
     table.refresh_from_db()
-    data = json.loads(json.dumps(import_export.session_export(table)))
+    data = json.loads(json.dumps(exporting.session_export(table)))
     assert (data["session"]["name"], data["session"]["date"], data["session"]["note"]) == (
         NAME, "2025-11-23", NOTE)
-    copy = import_export.session_import(group=group_with(anna, "Other"), data=data)
+    copy = importing.session_import(group=group_with(anna, "Other"), data=data)
     assert (copy.name, copy.date, copy.note) == (NAME, datetime.date(2025, 11, 23), NOTE)
 
 
 def test_a_file_from_before_names_imports_dated_by_its_start(anna, table):
-    data = json.loads(json.dumps(import_export.session_export(table)))
+    data = json.loads(json.dumps(exporting.session_export(table)))
     for field in ("name", "date", "note"):
         del data["session"][field]
     data["session"]["created_at"] = "2024-03-01T22:30:00+00:00"  # 23:30 in Vienna
-    copy = import_export.session_import(group=group_with(anna, "Other"), data=data)
+    copy = importing.session_import(group=group_with(anna, "Other"), data=data)
     assert (copy.name, copy.date, copy.note) == ("", datetime.date(2024, 3, 1), "")
 
 
 def test_a_bad_date_in_a_file_is_refused_with_its_place(anna, table):
-    data = json.loads(json.dumps(import_export.session_export(table)))
+    data = json.loads(json.dumps(exporting.session_export(table)))
     data["session"]["date"] = "2024-13-01"
-    with pytest.raises(import_export.ImportRejected) as caught:
-        import_export.session_import(group=group_with(anna, "Other"), data=data)
+    with pytest.raises(fileformat.ImportRejected) as caught:
+        importing.session_import(group=group_with(anna, "Other"), data=data)
     assert [p.path for p in caught.value.problems] == ["session/date"]
 
 
 def test_a_backup_keeps_them(anna, table):
     describe(table, name=NAME, date="2025-11-23", note=NOTE)
-    data = json.loads(json.dumps(import_export.backup_export()))
-    import_export.backup_restore(data=data, merge=True)
+    data = json.loads(json.dumps(backups.backup_export()))
+    backups.backup_restore(data=data, merge=True)
     copy = Session.objects.exclude(pk=table.pk).get()
     assert (copy.name, copy.date, copy.note) == (NAME, datetime.date(2025, 11, 23), NOTE)
 

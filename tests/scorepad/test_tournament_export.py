@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from scorepad import import_export
 from scorepad.models import Tournament
 from scorepad.tournaments import services as tour
+from scorepad.transfer import backups, exporting, importing
 
 from .factories import group_with, user
 from .tournament_play import drawn, finish_game, seats, tournament
@@ -32,10 +32,10 @@ def _evening(anna):
 def test_the_group_file_carries_the_tournament_and_its_ranking():
     anna = user("anna")
     group, t = _evening(anna)
-    data = json.loads(json.dumps(import_export.group_export(group)))
+    data = json.loads(json.dumps(exporting.group_export(group)))
     assert [x["name"] for x in data["group"]["tournaments"]] == ["Preisschnapsen"]
     target = group_with(anna, "Elsewhere")
-    import_export.group_import(group=target, data=data)
+    importing.group_import(group=target, data=data)
     copy = Tournament.objects.get(group=target)
     assert copy.uid == t.uid and copy.screen_token != t.screen_token
     assert tour.ranking_json(copy) == tour.ranking_json(t)
@@ -50,9 +50,9 @@ def test_the_group_file_carries_the_tournament_and_its_ranking():
 def test_the_backup_restores_the_tournament():
     anna = user("anna")
     group, t = _evening(anna)
-    data = json.loads(json.dumps(import_export.backup_export()))
+    data = json.loads(json.dumps(backups.backup_export()))
     ranking = tour.ranking_json(t)
-    import_export.backup_restore(data=data, merge=True)  # the group again, beside it
+    backups.backup_restore(data=data, merge=True)  # the group again, beside it
     again = Tournament.objects.exclude(pk=t.pk).get()
     assert again.group_id != group.pk and again.uid == t.uid
     assert tour.ranking_json(again) == ranking
@@ -72,13 +72,13 @@ def test_a_result_entered_from_a_score_slip_goes_along_by_player_name():
                             figures={"scores_after": dict(zip(ids, [3, -2, 15, 9],
                                                               strict=True))})
     tour.round_close(tournament=t, number=1)
-    data = json.loads(json.dumps(import_export.group_export(group)))
+    data = json.loads(json.dumps(exporting.group_export(group)))
     slip = data["group"]["tournaments"][0]["round_list"][0]["tables"][1]["slip"]
     names = dict(paper.session.seats.values_list("player_id", "player__name"))
     assert slip["by"] == "anna" and set(slip["figures"]["scores_after"]) == {
         names[int(p)] for p in ids}
     target = group_with(anna, "Elsewhere")
-    import_export.group_import(group=target, data=data)
+    importing.group_import(group=target, data=data)
     copy = Tournament.objects.get(group=target)
     assert tour.ranking_json(copy) == tour.ranking_json(t)
     kept = copy.round_set.get(number=1).tables.get(number=2).result

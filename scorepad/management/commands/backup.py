@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scorepad import import_export
+from scorepad.transfer import backups
 
 
 class Command(BaseCommand):
@@ -52,4 +52,4 @@ class Command(BaseCommand):
 
 
 def _backup_text() -> str:
-    return json.dumps(import_export.backup_export(), ensure_ascii=False, indent=1)
+    return json.dumps(backups.backup_export(), ensure_ascii=False, indent=1)

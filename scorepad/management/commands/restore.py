@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scorepad import import_export
+from scorepad.transfer import backups, fileformat
 
 
 class Command(BaseCommand):
@@ -31,9 +31,9 @@ class Command(BaseCommand):
         except OSError as e:
             raise CommandError(f"cannot read {name}: {e.strerror}") from e
         try:
-            data = import_export.read_file(raw, limit=0)
-            done = import_export.backup_restore(data=data, merge=options["merge"])
-        except import_export.ImportRejected as e:
+            data = fileformat.read_file(raw, limit=0)
+            done = backups.backup_restore(data=data, merge=options["merge"])
+        except fileformat.ImportRejected as e:
             lines = [f"  {p.path or '(file)'}: {p.message}" for p in e.problems[:50]]
             more = len(e.problems) - 50
             if more > 0:
