@@ -201,6 +201,7 @@ CONFLICTS: dict[str, Any] = {
                            "when they are finished, or force it."),
     "tables_unconfirmed": _("Nobody at these tables has confirmed the result yet: {tables}. "
                             "Close the round when they have, or force it."),
+    "confirm_first": _("This cannot be undone: confirm it with the second button."),
     "formats_fixed": _("The tournament's format can be changed only until round 1 is "
                        "drawn."),
     "final_too_few": _("{players} players are too few for a final table of {size}."),

@@ -775,6 +775,12 @@ def players_of(tournament: Tournament) -> list[dict[str, Any]]:
             for e in tournament.entrants.select_related("player").order_by("number")]
 
 
+def drawn_players(tournament: Tournament) -> set[str]:
+    """The names of the players drawn to a table of the tournament (one query)."""
+    return set(Seat.objects.filter(session__tournament_table__round__tournament=tournament)
+               .values_list("player__name", flat=True))
+
+
 def roster_names(tournament: Tournament) -> list[str]:
     """The group's roster names not registered yet (offered at the door)."""
     taken = set(tournament.entrants.values_list("player_id", flat=True))

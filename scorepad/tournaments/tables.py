@@ -188,3 +188,20 @@ def in_closed_round(session: Session) -> bool:
     """Is the session a table of a closed round (it may not be reopened)?"""
     return TournamentTable.objects.filter(
         session_id=session.pk, round__status=TournamentRound.Status.CLOSED).exists()
+
+
+def page_context(session: Session) -> dict[str, Any] | None:
+    """What a tournament table's session page shows besides its deals (docs/tournaments.md,
+    "The table's phone"): whether the table has finished (then no deal form: the table
+    says so), whether its players confirm the result, and who did; None for a session
+    that is no tournament's table. One query (and the running state, if not read)."""
+    table = (TournamentTable.objects.select_related("round__tournament")
+             .filter(session_id=session.pk).first())
+    if table is None:
+        return None
+    table.session = session
+    tournament = table.round.tournament
+    by, at = confirmation(table)
+    return {"finished": is_finished(table, tournament.deals_per_round or 0),
+            "number": table.number, "confirm": tournament.confirm_results,
+            "confirmed_by": by, "confirmed_at": at}
