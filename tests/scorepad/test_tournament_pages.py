@@ -122,9 +122,10 @@ def test_a_viewer_sees_the_page_but_no_codes_and_cannot_direct(phone, group):
     assert client.get(f"/tournaments/{t.pk}/rounds/1/plan").status_code == 403
 
 
-@pytest.mark.parametrize(("language", "word"), [("de", "Rangliste"), ("hu", "Rangsor"),
-                                                ("en", "Ranking")])
+@pytest.mark.parametrize(("language", "word"), [("de", "Spieler"), ("hu", "Játékosok"),
+                                                ("en", "Players")])
 def test_the_screen_speaks_each_language(phone, group, language, word):
+    """Before a round is closed the screen lists its players (in its language)."""
     t = _made(phone, group)
     html = Client().get(f"/screen/{t.screen_token}/",
                         HTTP_ACCEPT_LANGUAGE=language).content.decode()
