@@ -11,7 +11,6 @@
     form.dataset.ready = "1";
     var name = form.querySelector("[name=name]");
     var category = form.querySelector("[name=category]");
-    var token = form.querySelector("[name=csrfmiddlewaretoken]");
     var queue = Promise.resolve();
     var pending = 0;
     form.dataset.pending = "0";
@@ -41,9 +40,9 @@
       pending += 1;
       form.dataset.pending = String(pending);
       queue = queue.then(function () {
+        // the CSRF header comes from the body's hx-headers, as for every htmx request
         return htmx.ajax("POST", window.location.pathname, {
-          target: "#players", swap: "outerHTML", values: values,
-          headers: {"X-CSRFToken": token ? token.value : ""}});
+          target: "#players", swap: "outerHTML", values: values});
       }).then(function () { settled(typed); }, function () { settled(typed); });
     });
   }
