@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from ..strength import LANGUAGE_SCHEME_WIDTHS
 from .phone import log_in, new_phone
-from .test_fits import LOCALES, Measure
+from .test_fits import LOCALES, Measure, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,11 +39,12 @@ def test_twelve_names_typed_one_after_another_without_a_tap(live_server, browser
     for name in TWELVE:  # as fast as the keyboard goes: no wait between the names
         page.keyboard.type(name)
         page.keyboard.press("Enter")
+    registered = contest.entrants.order_by("number").values_list("player__name", flat=True)
+    until(lambda: len(registered) >= 12, seconds=20)
+    assert list(registered) == TWELVE
     names = page.locator("#players .player-name")
     expect(names).to_have_count(12, timeout=20_000)
     assert names.all_inner_texts() == TWELVE
-    assert list(contest.entrants.order_by("number").values_list("player__name", flat=True)) \
-        == TWELVE
     expect(page.locator("#register-name")).to_be_focused()
     expect(page.locator("#register-name")).to_have_value("")
     # a name twice: refused at the field, with the name, which comes back to be corrected
@@ -73,10 +74,10 @@ def test_score_slips_print_one_to_an_a4_page(live_server, browser):
     log_in(page, live_server.url, "anna")
     page.goto(f"{live_server.url}/tournaments/{contest.pk}/rounds/1/slips")
     assert page.locator(".slip").count() == 3
-    assert page.locator(".slip").first.locator("tbody td.num").all_inner_texts() == [
-        "1", "2", "3"]
     pdf = page.pdf(format="A4", print_background=False)
     assert _pdf_pages(pdf) == 3
+    assert page.locator(".slip").first.locator("tbody td.num").all_inner_texts() == [
+        "1", "2", "3"]
 
 
 def test_the_screen_takes_the_width_of_a_1920_px_display(live_server, browser):
