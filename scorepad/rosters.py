@@ -27,22 +27,32 @@ from .fields import MAX_CATEGORY, MAX_NAME, hidden_character
 from .models import Group, Invitation, Membership, Player, Removal, Session, Tournament
 
 
-def clean_name(name: object, field: str) -> str:
-    """A player's or group's name as stored: NFKC, blanks folded, nothing invisible."""
-    if not isinstance(name, str):
-        raise InputError(field, "must be a name", "not_name")
-    normal = unicodedata.normalize("NFKC", name)
+def clean_text(value: object, field: str, most: int) -> str:
+    """Words as stored (a name, a category, a prize): NFKC, blanks folded, nothing
+    invisible, 1 to ``most`` characters."""
+    if not isinstance(value, str):
+        raise InputError(field, "must be text", "not_string")
+    normal = unicodedata.normalize("NFKC", value)
     code = hidden_character(normal)
     if code is not None:
         raise InputError(field, f"must not contain invisible or control characters "
                          f"({code})", "bad_character", char=code)
     cleaned = " ".join(normal.split())
     if not cleaned:
-        raise InputError(field, "must be a name", "not_name")
-    if len(cleaned) > MAX_NAME:
-        raise InputError(field, f"must be at most {MAX_NAME} characters", "too_long",
-                         max=MAX_NAME)
+        raise InputError(field, "must not be empty", "empty")
+    if len(cleaned) > most:
+        raise InputError(field, f"must be at most {most} characters", "too_long", max=most)
     return cleaned
+
+
+def clean_name(name: object, field: str) -> str:
+    """A player's or group's name as stored: NFKC, blanks folded, nothing invisible."""
+    try:
+        return clean_text(name, field, MAX_NAME)
+    except InputError as e:
+        if e.code in ("not_string", "empty"):
+            raise InputError(field, "must be a name", "not_name") from None
+        raise
 
 
 def name_key(name: str) -> str:
@@ -122,22 +132,7 @@ def player_link(*, player: Player, user: Any | None) -> Player:
 def clean_category(value: object, field: str = "category") -> str:
     """A player's category (docs/tournaments.md, "Categories"): 1–20 characters, blanks
     folded, nothing invisible; None for none (kept as "")."""
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise InputError(field, "must be text", "not_string")
-    normal = unicodedata.normalize("NFKC", value)
-    code = hidden_character(normal)
-    if code is not None:
-        raise InputError(field, f"must not contain invisible or control characters "
-                         f"({code})", "bad_character", char=code)
-    cleaned = " ".join(normal.split())
-    if not cleaned:
-        raise InputError(field, "must not be empty", "empty")
-    if len(cleaned) > MAX_CATEGORY:
-        raise InputError(field, f"must be at most {MAX_CATEGORY} characters", "too_long",
-                         max=MAX_CATEGORY)
-    return cleaned
+    return "" if value is None else clean_text(value, field, MAX_CATEGORY)
 
 
 def category_key(category: str) -> str:

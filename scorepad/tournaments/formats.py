@@ -1,6 +1,6 @@
 """The format choices of a tournament as typed or sent (docs/tournaments.md, "Tournament
 formats"), checked and made what the tournament keeps: each ``clean_*`` returns the stored
-value or raises InputError naming the field and the rule. No Django.
+value or raises InputError naming the field and the rule.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 from referee.money import CURRENCY_EXPONENTS
 
+from .. import rosters
 from ..errors import InputError
-from ..fields import hidden_character
 from .ranking import TIEBREAKS
 
 #: ``rank_points``: 1 to this many places, each from 0 to ``RANK_POINTS_MOST``.
@@ -186,20 +186,4 @@ def _prize(item: object, field: str) -> dict[str, Any]:
         return {"place": place, "percent": _text(number)}
     if kind == "amount":
         return {"place": place, "amount": f"{clean_money(given, f'{field}.amount'):f}"}
-    return {"place": place, "item": clean_text(given, f"{field}.item", ITEM_MAX)}
-
-
-def clean_text(value: object, field: str, most: int) -> str:
-    """Text of 1 to ``most`` characters (blanks folded), nothing invisible."""
-    if not isinstance(value, str):
-        raise InputError(field, "must be text", "not_string")
-    code = hidden_character(value)
-    if code is not None:
-        raise InputError(field, f"must not contain invisible or control characters "
-                         f"({code})", "bad_character", char=code)
-    cleaned = " ".join(value.split())
-    if not cleaned:
-        raise InputError(field, "must not be empty", "empty")
-    if len(cleaned) > most:
-        raise InputError(field, f"must be at most {most} characters", "too_long", max=most)
-    return cleaned
+    return {"place": place, "item": rosters.clean_text(given, f"{field}.item", ITEM_MAX)}

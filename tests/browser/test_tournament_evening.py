@@ -348,19 +348,6 @@ UNPAID = {"Hans"}
 FEE = Decimal("5.00")
 
 
-def combined(scores: dict[str, int]) -> dict[str, Fraction]:
-    """A round's points at a table: the score plus the mean of the rank points of the
-    places a player's place covers (0 beyond the list)."""
-    places = sport_places(scores)
-    out = {}
-    for p, k in places.items():
-        sharing = sum(1 for q in places if places[q] == k)
-        covered = [Fraction(RANK_POINTS[j - 1]) if j <= len(RANK_POINTS) else Fraction(0)
-                   for j in range(k, k + sharing)]
-        out[p] = scores[p] + sum(covered, Fraction(0)) / sharing
-    return out
-
-
 def play_table(browser: Any, url: str, table_number: int, label: str, screen: Any,
                confirmer: int) -> dict[str, int]:
     """A table's phone (no login) plays its two deals; the screen follows live; the
@@ -416,6 +403,7 @@ def screen_lines(screen: Any) -> list[tuple[int, str]]:
 def test_an_evening_with_a_final_categories_fees_and_prizes(live_server, browser):
     from scorepad.models import Entrant, Tournament
     from tests.scorepad.factories import group_with, user
+    from tests.scorepad.test_tournament_format_logic import combined_points
 
     base = live_server.url
     anna = user("director")
@@ -484,7 +472,7 @@ def test_an_evening_with_a_final_categories_fees_and_prizes(live_server, browser
     points: dict[str, Fraction] = {}
     for number in (1, 2):
         at_table = {p: s for p, s in round_one.items() if tables[p] == number}
-        points |= combined(at_table)
+        points |= combined_points(at_table, RANK_POINTS)
     wins = {p: int(sport_places({q: s for q, s in round_one.items()
                                  if tables[q] == tables[p]})[p] == 1) for p in PLAYERS}
     keys = {p: (points[p], round_one[p], wins[p]) for p in PLAYERS}

@@ -18,29 +18,11 @@ from scorepad import games
 from scorepad.models import Entrant, Tournament
 from scorepad.tournaments import services as tour
 
-from .factories import group_with, user
 from .tournament_play import NAMES, drawn, finish_game, seats, tournament
 
 pytestmark = pytest.mark.django_db
 
 GAME = [g for g in games.for_tournaments() if games.get(g).TOURNAMENT.ends_with_game][0]
-
-
-@pytest.fixture
-def anna():
-    return user("anna")
-
-
-@pytest.fixture
-def group(anna):
-    return group_with(anna)
-
-
-@pytest.fixture
-def phone(anna):
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    client.force_login(anna)
-    return client
 
 
 def _text(html: str) -> str:

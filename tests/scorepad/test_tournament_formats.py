@@ -16,21 +16,11 @@ from scorepad.models import Entrant, Player, Tournament
 from scorepad.tournaments import services as tour
 from scorepad.tournaments import tables as table_rules
 
-from .factories import group_with, member, user
+from .factories import member, user
 from .test_tournaments_api import ENDS_WITH_GAME, Api, _finish, _table_api, sweep_by
 from .tournament_play import NAMES
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def anna():
-    return user("anna")
-
-
-@pytest.fixture
-def group(anna):
-    return group_with(anna)
 
 
 @pytest.fixture
