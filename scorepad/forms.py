@@ -190,7 +190,7 @@ class TournamentForm(RulesChoice):
     #: A line for each choice: what it means, with an example (docs/tournaments.md,
     #: "Making a tournament").
     HELP = {
-        "name": _("What the screen and the printed ranking say, e.g. “Preis-Mulatschak "
+        "name": _("What the screen and the printed ranking say, e.g. “Herbstturnier "
                   "2026”."),
         "rounds": _("How many rounds everybody plays, e.g. 3 rounds of about an hour."),
         "round_ends": _("After the game: a table's round ends with its first game. After a "

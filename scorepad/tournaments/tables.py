@@ -194,9 +194,13 @@ def page_context(session: Session) -> dict[str, Any] | None:
     """What a tournament table's session page shows besides its deals (docs/tournaments.md,
     "The table's phone"): whether the table has finished (then no deal form: the table
     says so), whether its players confirm the result, and who did; None for a session
-    that is no tournament's table. One query (and the running state, if not read)."""
-    table = (TournamentTable.objects.select_related("round__tournament")
-             .filter(session_id=session.pk).first())
+    that is no tournament's table. No query when the session was read with its table
+    (``access.session_for``), else one; the running state as read already."""
+    if Session.tournament_table.is_cached(session):  # type: ignore[attr-defined]
+        table = getattr(session, "tournament_table", None)
+    else:
+        table = (TournamentTable.objects.select_related("round__tournament")
+                 .filter(session_id=session.pk).first())
     if table is None:
         return None
     table.session = session

@@ -140,8 +140,10 @@ def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role
     context["next_number"] = stale["number"] if stale else loaded.next_number
     context["last_number"] = loaded.next_number - 1  # 0: nothing to undo yet
     context["can_write"] = role in WRITERS
-    # a tournament's table says when it has finished, instead of a deal form it would refuse
-    context["tournament_table"] = tables.page_context(session)
+    # a tournament's table says when it has finished, instead of a deal form it would
+    # refuse (not asked by the form's own check: the form alone is answered)
+    if htmx_target(request) != "deal-form":
+        context["tournament_table"] = tables.page_context(session)
     context.setdefault("idempotency_key", secrets.token_urlsafe(24))
     if marks:
         context |= {"idempotency_key": IDEMPOTENCY_MARK, "csrf_token": CSRF_MARK,

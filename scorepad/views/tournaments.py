@@ -149,8 +149,9 @@ def tournament_list(request: HttpRequest, group_id: int) -> HttpResponse:
     need = WRITE if request.method == "POST" else READ
     group = group_for(request.user, group_id, need)
     role = role_in(request.user, group)
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
+        form.is_valid()  # the fields' own words first (a choice that is none of them)
         try:
             made = tour.tournament_create(group=group, user=request.user, **form.choices())
         except services.InputError as e:

@@ -154,6 +154,9 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:history": [("get", None, API_MEMBERS)],
     "api:settlement": [("get", None, API_MEMBERS)],
     "api:player_stats": [("get", None, API_MEMBERS)],
+    # a roster player by its id; its category is the writers' (docs/tournaments.md)
+    "api:roster_player": [("get", None, API_MEMBERS),
+                          ("patch", {"category": "Damen"}, row(401, 404, 403, 200, 200))],
     "api:my_stats": [("get", None, API_LOGGED_IN)],
     "api:watch_link": [("post", None, row(401, 404, 403, 200, 200))],
     "api:watch_scoreboard": [("get", None, EVERYONE_200)],
@@ -178,6 +181,12 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:tournament_rounds": [("post", None, row(401, 404, 403, 409, 409))],
     "api:tournament_round_close": [("post", {"force": False}, row(401, 404, 403, 409, 409))],
     "api:tournament_ranking": [("get", None, API_MEMBERS)],
+    "api:tournament_prizes": [("get", None, API_MEMBERS)],
+    # a table's result confirmed: the world's session is no tournament's table (404 once
+    # past the access check)
+    "api:session_confirm": [("get", None, row(401, 404, 404, 404, 404)),
+                            ("post", {"player": "Anna"}, row(401, 404, 403, 404, 404))],
+    "scorepad:table_confirm": [("post", {"player": "Anna"}, row(302, 404, 403, 404, 404))],
     "scorepad:tournament_screen": [("get", None, EVERYONE_200)],
     "scorepad:tournament_list": [("get", None, PAGE_MEMBERS),
                                  ("post", {"name": ""}, row(302, 404, 403, 200, 200))],

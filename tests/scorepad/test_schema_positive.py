@@ -104,6 +104,15 @@ KNOWN_GAPS = {
            ("prizes.*.place", "each place at most once (a value compared across a list)"))},
     ("PATCH", "/api/v1/tournaments/{tournament_id}/", "rank_points"):
         "combined scoring needs rank_points (a stored value compared)",
+    **dict.fromkeys((
+        ("PATCH", "/api/v1/players/{player_id}/", "category"),
+        ("POST", "/api/v1/tournaments/{tournament_id}/players/", "category"),
+        ("PATCH", "/api/v1/tournaments/{tournament_id}/players/", "category"),
+        ("GET", "/api/v1/tournaments/{tournament_id}/ranking", "category"),
+        ("POST", "/api/v1/tournaments/", "prizes.*.item"),
+        ("PATCH", "/api/v1/tournaments/{tournament_id}/", "prizes.*.item")),
+        "at most so many characters after Unicode normalization (NFKC: a compatibility "
+        "form such as U+FDFA stands for many letters)"),
     ("POST", "/api/v1/sessions/", "seats"):
         "no name twice, capitals and compatibility forms aside (Unicode caseless matching)",
     ("POST", "/api/v1/referee/muller-matz/pile", "hands*"):

@@ -268,3 +268,39 @@ def test_paid_and_category_are_one_tap_each_on_the_players_list(phone, group, an
     phone.post(page, {"action": "category", "name": "Bert", "category": ""})
     bert.player.refresh_from_db()
     assert bert.player.category == ""
+
+
+def test_a_finished_tables_phone_confirms_its_result_with_one_tap(phone, group, anna):
+    t = tournament(group, anna, players=4, rounds=2, confirm_results=True)
+    table = drawn(t, anna).tables.get()
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.get(f"/t/{table.code}/")
+    page = f"/sessions/{table.session_id}/"
+    assert "confirm-names" not in client.get(page).content.decode()  # not finished yet
+    finish_game(table.session, anna, seats(table.session)[0])
+    html = client.get(page).content.decode()
+    names = re.findall(r'<button name="player" value="([^"]+)"', html)
+    assert names == seats(table.session)
+    answer = client.post(f"/sessions/{table.session_id}/confirm", {"player": names[2]})
+    assert answer.status_code == 302 and answer["Location"] == page
+    table.refresh_from_db()
+    assert table.confirmed_by == names[2]
+    assert f"The result is confirmed by {names[2]}" in _text(client.get(page).content.decode())
+    director = _text(phone.get(f"/tournaments/{t.pk}/").content.decode())
+    assert f"confirmed by {names[2]}" in director
+    # a name from elsewhere is refused in words, nothing kept
+    refused = client.post(f"/sessions/{table.session_id}/confirm", {"player": "Zenzi"},
+                          follow=True)
+    assert "Zenzi is not seated at this table" in _text(refused.content.decode())
+    table.refresh_from_db()
+    assert table.confirmed_by == names[2]
+
+
+def test_a_finished_table_of_a_tournament_without_confirmation_offers_none(group, anna):
+    t = tournament(group, anna, players=4, rounds=2)
+    table = drawn(t, anna).tables.get()
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.get(f"/t/{table.code}/")
+    finish_game(table.session, anna, seats(table.session)[0])
+    html = client.get(f"/sessions/{table.session_id}/").content.decode()
+    assert "data-table-finished" in html and "confirm-names" not in html
