@@ -95,6 +95,11 @@ PRIZES_SCHEMA = {"type": "array", "maxItems": formats.PRIZE_PLACE_MOST, "items":
                              {"place": 3, "item": "Geschenkkorb"}]}
 
 
+@extend_schema_field({"type": "number"})
+class NumberOut(_ServiceChecked):
+    """A number as kept: a whole one stays an integer (60, not 60.0)."""
+
+
 @extend_schema_field(RANK_POINTS_SCHEMA)
 class RankPointsField(_ServiceChecked):
     """``combined`` scoring's points per place at a table (``formats.clean_rank_points``)."""
@@ -257,7 +262,7 @@ class PrizeListOut(Shape):
     """A prize as the tournament keeps it: its place and one of percent, amount, item."""
 
     place = serializers.IntegerField()
-    percent = serializers.FloatField(required=False)
+    percent = NumberOut(required=False)
     amount = serializers.CharField(required=False)
     item = serializers.CharField(required=False)
 
@@ -284,7 +289,7 @@ class TournamentOut(Shape):
     status = serializers.ChoiceField(Tournament.Status.values)
     screen_url = serializers.CharField()
     screen_hides_rounds = serializers.IntegerField()
-    rank_points = serializers.ListField(child=serializers.FloatField())
+    rank_points = serializers.ListField(child=NumberOut())
     tiebreaks = serializers.ListField(child=serializers.ChoiceField(list(TIEBREAKS)))
     final_tables = serializers.IntegerField()
     confirm_results = serializers.BooleanField()
