@@ -252,6 +252,8 @@ def test_a_category_shows_on_the_screen_and_on_the_printed_ranking(phone, group,
                           HTTP_ACCEPT_LANGUAGE="en").content.decode()
     board = screen[screen.index('id="screen-ranking"'):screen.index('id="screen-live"')]
     assert "Cilli" in board and "Anna" not in board and "Damen" in board
+    director = phone.get(f"/tournaments/{t.pk}/").content.decode()
+    assert f'href="http://testserver/screen/{t.screen_token}/?category=Damen"' in director
     printed = phone.get(f"/tournaments/{t.pk}/ranking/print?category=Damen").content.decode()
     lines = re.findall(r'<span class="final-name">([^<]+)</span>', printed)
     assert lines == ["Cilli"] and "Damen" in _text(printed)
