@@ -40,6 +40,7 @@ from scorepad.tournaments import tables as table_rules
 from scorepad.tournaments.ranking import two_places
 
 from . import tournament_serializers as ts
+from .auth import AccountRequired
 from .errors import invalid
 from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import idempotent
@@ -121,7 +122,7 @@ def _conflict(error: Conflict, **extra: Any) -> Response:
                responses={201: ts.TournamentOut, **ts.ERRORS},
                summary="Make a tournament: rules frozen, rounds, table size, scoring, draw")
 @api_view(["GET", "POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def tournaments(request: Request) -> Response:
     if request.method == "GET":
@@ -153,7 +154,7 @@ def tournaments(request: Request) -> Response:
                summary='End it ({"status": "finished"}), hide the last rounds from the '
                        'screen, rename it, or change its formats (while registering)')
 @api_view(["GET", "PATCH"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def tournament_detail(request: Request, tournament_id: int) -> Response:
     if request.method == "GET":
@@ -191,7 +192,7 @@ def tournament_detail(request: Request, tournament_id: int) -> Response:
                responses={200: ts.EntrantOut, **ts.ERRORS},
                summary="Withdraw a player: their results stay, they are not drawn again")
 @api_view(["GET", "POST", "PATCH", "DELETE"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def players(request: Request, tournament_id: int) -> Response:
     if request.method == "GET":
@@ -223,7 +224,7 @@ def players(request: Request, tournament_id: int) -> Response:
                summary="Draw the next round: every registered, not withdrawn player at a "
                        "table")
 @api_view(["POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def rounds(request: Request, tournament_id: int) -> Response:
     found = tournament_for(request.user, tournament_id, WRITE)
@@ -239,7 +240,7 @@ def rounds(request: Request, tournament_id: int) -> Response:
                responses={200: ts.RoundOut, **ts.ERRORS, **ts.CONFLICT},
                summary='End a round: every table finished, or {"force": true}')
 @api_view(["POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def round_close(request: Request, tournament_id: int, number: int) -> Response:
     found = tournament_for(request.user, tournament_id, WRITE)
@@ -273,7 +274,7 @@ CATEGORY_PARAMETER = OpenApiParameter(
                responses={200: ts.RankingOut, 304: None, **ts.ERRORS},
                summary="The ranking of the closed rounds (supports ETag / If-None-Match)")
 @api_view(["GET", "HEAD"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def ranking(request: Request, tournament_id: int) -> Any:
     """From the tables' kept results, never from their deals; the answer rendered once per
     version of the tournament (scorepad.cache.answers)."""
@@ -306,7 +307,7 @@ def _category(request: Request) -> str | None:
                summary="The pot and the prize list, each prize with what it pays and "
                        "(once the tournament is finished) who wins it")
 @api_view(["GET", "HEAD"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def prizes(request: Request, tournament_id: int) -> Response:
     found = tournament_for(request.user, tournament_id, READ)
     return Response(ts.PrizesOut(tour.prizes_json(found)).data)
@@ -324,7 +325,7 @@ def _confirmation(table: Any) -> dict[str, Any]:
                summary="A seated player confirms the finished table's result (the "
                        "table's code, or a director)")
 @api_view(["GET", "HEAD", "POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([IsAuthenticated])  # a table's code too, as its session's endpoints
 @idempotent
 def confirm(request: Request, session_id: int) -> Response:
     """A tournament table's result, confirmed by a player seated there (docs/tournaments.md,

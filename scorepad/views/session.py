@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import accounts, card, games, guests, services, sharing
+from .. import accounts, card, games, guests, limits, services, sharing
 from ..access import (
     READ,
     WRITE,
@@ -52,11 +52,8 @@ def play(request: HttpRequest) -> HttpResponse:
     return _session_start(request, guests.from_cookie(request), anonymous=True)
 
 
-def _guest_refused(request: HttpRequest) -> HttpResponse | None:
-    """429 when this address started its sessions without an account for the hour."""
-    wait = accounts.registration_wait(request, Registration.Kind.GUEST)
-    if wait is None:
-        return None
+def _guest_refused(request: HttpRequest, wait: int) -> HttpResponse:
+    """429: this address started its sessions without an account for the hour."""
     response = render(request, "registration/account_needed.html",
                       {"refused": accounts.guest_sessions_message(wait)}, status=429)
     response["Retry-After"] = str(wait)
@@ -78,19 +75,15 @@ def _session_start(request: HttpRequest, guest: Guest | None, anonymous: bool = 
     form = SessionForm(request.POST or None, groups=writable, initial=initial,
                        needs_group=not playing_as_guest)
     seat_errors: list[str] = []
-    if request.method == "POST" and playing_as_guest:
-        refused = _guest_refused(request)
-        if refused is not None:
-            return refused
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         preset, overrides = games.get(data["game"]).form_rules(data)
         try:
             with transaction.atomic():
-                if playing_as_guest:
+                if playing_as_guest:  # counted first: beyond the limit nothing is made
+                    limits.take(request, Registration.Kind.GUEST)
                     if guest is None:
                         guest = guests.guest_create()
-                    accounts.registration_made(request, Registration.Kind.GUEST)
                     data["group"], data["new_group"] = guest.group, None
                 session = services.session_start(
                     group=data["group"], group_name=data["new_group"],
@@ -99,6 +92,8 @@ def _session_start(request: HttpRequest, guest: Guest | None, anonymous: bool = 
                     dealer=data["dealer_name"], game=data["game"],
                     stake=data.get("stake") or None, currency=data.get("currency") or None,
                 )
+        except limits.TooMany as e:
+            return _guest_refused(request, e.wait)
         except services.InputError as e:
             field = e.field.removeprefix("rules.overrides.")
             target = f"rule_{field}" if f"rule_{field}" in form.fields else None
