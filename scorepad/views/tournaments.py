@@ -22,7 +22,7 @@ from ..errors import Conflict, NotFound
 from ..forms import TIEBREAK_CHOICES, TournamentForm
 from ..guests import account_required
 from ..ids import parse_count
-from ..messages import PARAMETER_HELP, conflict_message, input_error_message
+from ..messages import conflict_message, input_error_message
 from ..models import Tournament, TournamentRound
 from ..tournaments import services as tour
 from ..tournaments.ranking import two_places
@@ -333,7 +333,7 @@ def settings_of(tournament: Tournament) -> dict[str, Any]:
         base = game.rules(tournament.preset, None).params
     except Exception:  # a preset that is no more: every rule is as the tournament keeps it
         base = {}
-    house = [(str(PARAMETER_HELP.get(name) or name), value)
+    house = [(str(game.RULE_HELP.get(name) or name), value)
              for name, value in sorted((tournament.rules or {}).items())
              if base.get(name, value) != value]
     return {"game": game.TITLE, "rules": game.rules_title(tournament.preset),
