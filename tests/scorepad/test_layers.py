@@ -160,6 +160,56 @@ def test_a_games_endpoints_are_an_edge_and_nothing_in_the_game_imports_them():
             assert not {t for t in targets if is_edge(t)}, name
 
 
+# --- views adapt: the use cases hold the transactions and the domain's own errors ------------
+
+
+def _opens_a_transaction(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return node.module == "django.db.transaction" or (node.module == "django.db" and any(
+            alias.name in ("transaction", "atomic") for alias in node.names))
+    if isinstance(node, ast.Import):
+        return any(alias.name == "django.db.transaction" for alias in node.names)
+    return isinstance(node, ast.Attribute) and node.attr == "atomic"
+
+
+def transactions_opened(source: str) -> list[int]:
+    """The lines of ``source`` that open (or import what opens) a transaction: Django's
+    ``transaction`` or ``atomic``, in a ``with``, a decorator or a call alike."""
+    return sorted(getattr(node, "lineno", 0) for node in ast.walk(ast.parse(source))
+                  if _opens_a_transaction(node))
+
+
+def test_no_page_and_no_endpoint_opens_a_transaction():
+    pages_and_endpoints = [path for name, path in sorted(modules().items()) if is_edge(name)
+                           and not name.startswith(("scorepad.urls", "scorepad.management"))]
+    assert len(pages_and_endpoints) > 10
+    found = [f"{path.relative_to(ROOT)}:{line}" for path in pages_and_endpoints
+             for line in transactions_opened(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_the_transaction_finder_finds_each_way_of_opening_one():
+    assert transactions_opened("from django.db import transaction\n") == [1]
+    assert transactions_opened("from django.db.transaction import atomic\n") == [1]
+    assert transactions_opened("import django.db.transaction\n") == [1]
+    assert transactions_opened("def f():\n    with db.transaction.atomic():\n        pass\n"
+                               ) == [2]
+    assert transactions_opened("@transaction.atomic\ndef view(request): pass\n") == [1]
+    assert transactions_opened("from django.db import models\nx = models.F('a')\n") == []
+
+
+def test_the_use_cases_raise_the_domains_errors_not_the_apis():
+    """DRF is the API's (its serializers also check shapes in scorepad/fields.py and the
+    games' shapes); the use cases refuse with scorepad.errors, the edge words them."""
+    for name in ("scorepad.services", "scorepad.rosters", "scorepad.sharing",
+                 "scorepad.guests", "scorepad.dealwrite", "scorepad.loaded"):
+        tree = ast.parse(modules()[name].read_text(encoding="utf-8"))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names} | {
+            node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        assert not {m for m in imported if m.split(".")[0] == "rest_framework"}, name
+
+
 def members(protocol: type) -> set[str]:
     """The names a protocol class itself declares."""
     return ({name for name in vars(protocol) if not name.startswith("_")}

@@ -123,6 +123,17 @@ def test_malformed_deals_answer_400(anna, table):
     assert "bid" in answer.json()["errors"]
 
 
+@pytest.mark.parametrize(("number", "german"), [
+    ("1", "muss eine ganze Zahl sein"), (0, "muss mindestens 1 sein"),
+    (1_000_001, "darf höchstens 1000000 sein")])
+def test_a_bad_deal_number_answers_400_naming_it_in_the_requests_language(anna, table, number,
+                                                                          german):
+    answer = anna.call("post", f"{table['base']}/deals/", {"kind": "passed", "number": number},
+                       HTTP_ACCEPT_LANGUAGE="de")
+    assert answer.status_code == 400
+    assert answer.json()["errors"] == {"number": [german]}
+
+
 def test_a_deal_number_already_taken_answers_409_with_the_scoreboard(anna, table):
     assert anna.call("post", f"{table['base']}/deals/",
                      {**played("Anna", EVEN), "number": 1}).status_code == 201
