@@ -1,7 +1,9 @@
 """The shape of the code: no import circles among the scorepad's modules, and nothing
 below the pages and the API imports a view or the API (services, models, games, the
 importer, the statistics... only ever import downwards). Read from the source, imports
-inside functions included; ``if TYPE_CHECKING:`` blocks (types only) are left out."""
+inside functions included. A circle counts the imports of ``if TYPE_CHECKING:`` blocks
+too (a module that names another's types knows it as well); the rules of what may import
+what count only what runs."""
 
 from __future__ import annotations
 
@@ -43,13 +45,17 @@ def _type_checking(node: ast.If) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """The scorepad modules ``name`` imports."""
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+def imported(name: str, source: str, *, package: bool, known: set[str], types: bool
+             ) -> tuple[set[str], set[str]]:
+    """The scorepad modules the module ``name`` imports (with ``types``, in its
+    ``if TYPE_CHECKING:`` blocks too), and the scorepad modules it names that do not
+    exist (an import that can only fail)."""
+    anchor = name if package else name.rsplit(".", 1)[0]
     found: set[str] = set()
+    missing: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _type_checking(node):
+        if isinstance(node, ast.If) and _type_checking(node) and not types:
             for child in node.orelse:
                 visit(child)
             return
@@ -58,25 +64,35 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join([*anchor, *([base] if base else [])])
+                parts = anchor.split(".")
+                base = ".".join([*parts[: len(parts) - (node.level - 1)],
+                                 *([base] if base else [])])
             for alias in node.names:
                 whole = f"{base}.{alias.name}"
                 found.add(whole if whole in known else base)
         for child in ast.iter_child_nodes(node):
             visit(child)
 
-    visit(ast.parse(path.read_text(encoding="utf-8")))
-    out = {m for m in found if m in known}
+    visit(ast.parse(source))
+    for module in found:
+        if module.split(".")[0] == "scorepad" and module not in known:
+            missing.add(module)
+    return {m for m in found if m in known} - {name}, missing
+
+
+def imports(name: str, path: Path, known: set[str], types: bool = False) -> set[str]:
+    """The scorepad modules ``name`` imports."""
+    out, _missing = imported(name, path.read_text(encoding="utf-8"),
+                             package=path.name == "__init__.py", known=known, types=types)
     if name == "scorepad.games":  # the registry imports its games by name
         out |= {m for m in games.modules() if m in known}
-    return out - {name}
+    return out
 
 
-def graph() -> dict[str, set[str]]:
+def graph(types: bool = False) -> dict[str, set[str]]:
     found = modules()
     known = set(found)
-    return {name: imports(name, path, known) for name, path in found.items()}
+    return {name: imports(name, path, known, types) for name, path in found.items()}
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -124,7 +140,51 @@ def test_the_graph_sees_the_imports_it_should():
 
 
 def test_no_module_of_the_scorepad_imports_itself_round_a_circle():
-    assert cycles(graph()) == []
+    assert cycles(graph(types=True)) == []
+
+
+def test_the_graph_sees_the_imports_inside_functions_and_for_types_only():
+    edges = graph(types=True)
+    assert "scorepad.models" in edges["scorepad.games.mura.play"]  # types only
+    assert "scorepad.middleware" in edges["scorepad.views.project"]
+    source = ("from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
+              "if TYPE_CHECKING:\n    from ..models import Session\n"
+              "def choices():\n    from .. import games\n    return games.choices()\n")
+    known = {"scorepad", "scorepad.games", "scorepad.models", "scorepad.views",
+             "scorepad.views.x"}
+    seen = imported("scorepad.views.x", source, package=False, known=known, types=True)
+    assert seen == ({"scorepad.games", "scorepad.models"}, set())
+    assert imported("scorepad.views.x", source, package=False, known=known, types=False
+                    ) == ({"scorepad.games"}, set())
+
+
+def test_every_import_of_a_scorepad_module_names_one_that_exists():
+    known = set(modules())
+    missing = {}
+    for name, path in modules().items():
+        _found, gone = imported(name, path.read_text(encoding="utf-8"),
+                                package=path.name == "__init__.py", known=known, types=True)
+        if gone:
+            missing[name] = sorted(gone)
+    assert missing == {}
+    assert imported("scorepad.views.project", "from .middleware import too_large_message\n",
+                    package=False, known=known, types=False
+                    ) == (set(), {"scorepad.views.middleware"})
+
+
+def test_the_models_do_not_import_the_games():
+    """The games speak of sessions and deals: the registry puts what the models need of
+    it (the games' names and titles) into scorepad.gamechoices, below both."""
+    assert not {t for t in graph(types=True)["scorepad.models"]
+                if t.startswith("scorepad.games")}
+
+
+def test_the_models_game_choices_are_the_registrys():
+    from scorepad.models import Session, Tournament
+
+    assert Session._meta.get_field("game").choices == games.choices()
+    assert Tournament._meta.get_field("game").choices == games.choices()
+    assert Session(game=games.default()).get_game_display() == games.registered()[0].TITLE
 
 
 def test_the_circle_finder_finds_a_circle():
