@@ -581,13 +581,13 @@ def scoreboard(session: Session | Loaded, names: Names | None = None,
     """The scoreboard the API answers (README.md, "The scorepad API"), from the cached
     state: a constant number of queries; one page of the finished games (``games_page``)."""
     loaded = Loaded.of(session, names)
-    number = loaded.next_number   # first: the state it reads with it is of the same moment
+    now = loaded.state  # the number, the state and the version of one moment
     game = games.of(loaded.session)
     view, total = _with_games_page(loaded.session, games_page)
     board = game.board(view, loaded.names)
     _page_games(board, games_page, total)
-    board |= {"status": loaded.session.status, "version": loaded.session.version,
-              "next_number": number}
+    board |= {"status": loaded.session.status, "version": now.version,
+              "next_number": now.next_number}
     if game.BALANCES_ALWAYS or loaded.session.stake is not None:
         board["balances"] = _balances(loaded, game)
     return board
