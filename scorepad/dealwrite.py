@@ -33,12 +33,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, connection
+from django.conf import settings
+from django.db import IntegrityError, OperationalError, connection
 from django.db.models import F, Field, Model
 from django.utils import timezone
 
 from . import games
-from .errors import Conflict, NotFound
+from .errors import Busy, Conflict, NotFound
 from .loaded import Loaded, Names
 from .models import (
     Deal,
@@ -52,6 +53,10 @@ from .models import (
     TournamentRound,
     TournamentTable,
 )
+
+#: PostgreSQL's SQLSTATE when ``lock_timeout`` passed (lock_not_available).
+LOCK_NOT_AVAILABLE = "55P03"
+
 
 # --- the columns, from the models ----------------------------------------------------------
 
@@ -183,14 +188,30 @@ def _converters(vendor: str) -> list[tuple[Any, list[Any]]]:
 def lock(session_id: int, user: Any = None) -> LockedSession:
     """The session, locked for this transaction, with its seats, the number of its last
     deal and, given a ``user``, their role in its group; NotFound when there is no such
-    session."""
+    session.
+
+    Only inside a transaction (outside one the lock would end with its own statement). A
+    lock another write holds is waited for ``SCHREIBER_LOCK_SECONDS`` at most (on
+    PostgreSQL ``lock_timeout``, set for this transaction alone), then Busy: one stuck
+    transaction cannot make every write of the session wait without end. (SQLite's writers
+    take turns at the transaction's start instead, for as long as its busy timeout.)"""
+    if not connection.in_atomic_block:
+        raise RuntimeError("dealwrite.lock outside a transaction")
     with_role = user is not None
     params = ([getattr(user, "pk", None)] if with_role else []) + [session_id]
     sql = _locking_read(connection.vendor, with_role)
     names = [f.attname for f in _fields()]
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":  # SET LOCAL, which takes no parameter
+            cursor.execute("SELECT set_config('lock_timeout', %s, true)",
+                           [f"{round(settings.SCHREIBER_LOCK_SECONDS * 1000)}ms"])
         for _attempt in range(2):
-            cursor.execute(sql, params)
+            try:
+                cursor.execute(sql, params)
+            except OperationalError as e:
+                if getattr(e.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+                    raise Busy("the session's lock") from e
+                raise
             row = cursor.fetchone()
             if row is None:
                 raise NotFound("no such session")

@@ -22,7 +22,7 @@ from referee.rules import PRESETS
 
 from .. import sharing
 from ..access import visible_groups
-from ..middleware import UNAVAILABLE, database_unavailable, too_large_message
+from ..middleware import too_large_message, unavailable
 from ..models import Session
 
 
@@ -74,8 +74,10 @@ def locked_out(request: HttpRequest, original_response: Any = None,
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    if isinstance(sys.exc_info()[1], UNAVAILABLE):  # lost outside a view: 503 all the same
-        return database_unavailable(request)
+    error = sys.exc_info()[1]
+    answer = None if error is None else unavailable(request, error)
+    if answer is not None:  # raised outside a view: 503 all the same
+        return answer
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": _("Server error.")}, status=500)
     return django_server_error(request)
