@@ -288,18 +288,36 @@ def test_the_game_protocol_is_its_small_parts():
     assert sum(sizes.values()) == len(promised_names())  # no name in two parts
 
 
-def test_every_game_in_the_registry_provides_the_whole_game_protocol():
+def protocol_gaps(game: types.ModuleType) -> list[str]:
+    """What ``game`` (a registered game's package) lacks of the whole game protocol: a
+    name it does not provide, a module of its package named like a promised name (it
+    would shadow it), or a registry that finds another package under its name."""
     promised = promised_names()
-    assert {"parse_deal", "board", "money", "entry_context", "BOARD_OUT"} <= promised
+    gaps = [f"missing {name}" for name in sorted(promised) if not hasattr(game, name)]
+    package = Path(str(game.__file__)).parent
+    gaps += [f"module {stem}.py shadows it"
+             for stem in sorted({p.stem for p in package.glob("*.py")} & promised)]
+    gaps += [f"{name} is a module" for name in sorted(promised)
+             if isinstance(getattr(game, name, None), types.ModuleType)]
+    if games.get(game.NAME) is not game:
+        gaps.append("the registry finds another package under its name")
+    return gaps
+
+
+def test_every_game_in_the_registry_provides_the_whole_game_protocol():
+    assert {"parse_deal", "board", "money", "entry_context", "BOARD_OUT"} <= promised_names()
     for game in games.registered():
-        missing = sorted(name for name in promised if not hasattr(game, name))
-        assert missing == [], (game.NAME, missing)
-        # a module of the game's package named like a promised name would shadow it
-        package = Path(game.__file__).parent
-        assert not {p.stem for p in package.glob("*.py")} & promised, game.NAME
-        assert not [name for name in promised
-                    if isinstance(getattr(game, name), types.ModuleType)], game.NAME
-        assert games.get(game.NAME) is game
+        assert protocol_gaps(game) == [], game.NAME
+
+
+def test_a_game_that_lacks_part_of_the_protocol_is_told_what():
+    game = types.ModuleType("scorepad.games.half")
+    game.__file__ = str(PACKAGE / "games" / "half" / "__init__.py")
+    game.NAME = games.registered()[0].NAME
+    game.parse_deal = lambda data: {}
+    gaps = protocol_gaps(game)
+    assert "missing board" in gaps and "missing parse_deal" not in gaps
+    assert "the registry finds another package under its name" in gaps
 
 
 # --- a game is a package, not a branch ------------------------------------------------------
