@@ -8,6 +8,7 @@ what count only what runs."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import types
 from pathlib import Path
@@ -89,7 +90,10 @@ def imports(name: str, path: Path, known: set[str], types: bool = False) -> set[
     return out
 
 
+@functools.cache
 def graph(types: bool = False) -> dict[str, set[str]]:
+    """Read once per process (every test of this module asks it; the tree does not change
+    while the tests run)."""
     found = modules()
     known = set(found)
     return {name: imports(name, path, known, types) for name, path in found.items()}
