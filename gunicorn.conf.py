@@ -41,8 +41,10 @@ preload_app = True
 # Requests larger than this never reach Django (Django's own limit is 256 KB).
 limit_request_line = 4094
 limit_request_fields = 100
-# Only trust X-Forwarded-* from the local reverse proxy.
-forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+# Only trust X-Forwarded-* from the reverse proxy: the same proxies, from the same
+# variable, as the app's client address (scorepad.limits; docs/deploy.md, "10. Accounts
+# and access").
+forwarded_allow_ips = os.environ.get("SCHREIBER_TRUSTED_PROXIES") or "127.0.0.1,::1"
 # Access logs cost ~5 % throughput; the reverse proxy logs requests already.
 accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
 errorlog = "-"

@@ -37,6 +37,10 @@ FORM_FIELDS: Mapping[Form, tuple[str, ...]] = MappingProxyType(
         Form.BRIDGE: ("face_up",),
     }
 )
+#: The fields of ``FORM_FIELDS`` a form's record cannot do without.
+FORM_REQUIRED: Mapping[Form, tuple[str, ...]] = MappingProxyType(
+    {form: ("cards",) if form is Form.PLAIN else () for form in Form}
+)
 
 #: The cards an ``ace_five`` player receives (1 + 5 − 1 kept; docs/rules.md, "Five on the ace").
 ACE_FIVE_CARDS = 5
@@ -157,9 +161,10 @@ def exchange_from_dict(
         if key != "form" and key not in allowed:
             raise RuleError(f"{field}.{key}", f"is not a field of a {form} exchange",
                             "not_form_field", form=str(form))
+    for key in FORM_REQUIRED[form]:
+        if key not in data:
+            raise RuleError(f"{field}.{key}", "is required", "missing")
     if form is Form.PLAIN:
-        if "cards" not in data:
-            raise RuleError(f"{field}.cards", "is required", "missing")
         kept = data.get("face_up_kept")
         return Exchange.plain(
             _count(f"{field}.cards", data["cards"], maximum),

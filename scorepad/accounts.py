@@ -1,5 +1,5 @@
 """Accounts: registering, API tokens, passwords, logging out everywhere, reset links,
-registrations per address.
+what a refused registration says.
 
 Use cases like those of scorepad/services.py (keyword-only, typed, refusing with the
 domain errors of scorepad/errors.py); the pages are in scorepad/views/account.py, the API
@@ -23,11 +23,9 @@ endpoints in scorepad/api/account_views.py.
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import math
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -46,6 +44,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import ngettext
 from rest_framework.authtoken.models import Token
 
+from . import limits
 from .cache import backend, grants
 from .errors import FieldProblem, InputError
 from .models import Registration
@@ -57,25 +56,25 @@ T = TypeVar("T")
 def account_register(*, username: str, password: str, request: HttpRequest | None = None
                      ) -> Any:
     """A new account: the username by Django's rules and free (whatever its case), the
-    password by the password validators; counted against the address of ``request``
-    (``registration_wait``), in the same transaction."""
+    password by the password validators. Counted against the address of ``request``
+    first, in the same transaction (scorepad/limits.py): beyond the hour's
+    ``limits.TooMany``, whatever was sent; a refused one does not count."""
     User = get_user_model()
     try:
-        User._meta.get_field("username").run_validators(username)
-    except DjangoValidationError as e:
-        raise _worded("username", e) from e
-    if User.objects.filter(username__iexact=username).exists():
-        raise InputError("username", "is taken", "username_taken")
-    try:
-        password_validation.validate_password(password, User(username=username))
-    except DjangoValidationError as e:
-        raise _worded("password", e) from e
-    try:
         with transaction.atomic():
-            user = User.objects.create_user(username=username, password=password)
             if request is not None:
-                registration_made(request)
-            return user
+                limits.take(request, Registration.Kind.ACCOUNT)
+            try:
+                User._meta.get_field("username").run_validators(username)
+            except DjangoValidationError as e:
+                raise _worded("username", e) from e
+            if User.objects.filter(username__iexact=username).exists():
+                raise InputError("username", "is taken", "username_taken")
+            try:
+                password_validation.validate_password(password, User(username=username))
+            except DjangoValidationError as e:
+                raise _worded("password", e) from e
+            return User.objects.create_user(username=username, password=password)
     except IntegrityError as e:  # a twin of this request came first
         raise InputError("username", "is taken", "username_taken") from e
 
@@ -225,46 +224,7 @@ def logged_in(*, user: Any) -> None:
     update_last_login(None, user)
 
 
-# --- where a request comes from, and registrations per address --------------------------------
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's address: behind the one trusted proxy (``DJANGO_BEHIND_PROXY=1``) the
-    last entry of X-Forwarded-For, the one the proxy appended (entries before it come from
-    the client and prove nothing); else the connection's address. Used by the login
-    lockout (django-axes, ``AXES_CLIENT_IP_CALLABLE``) and the registration limit."""
-    remote = str(request.META.get("REMOTE_ADDR") or "")
-    if not getattr(settings, "SCHREIBER_BEHIND_PROXY", False):
-        return remote
-    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR") or "")
-    last = forwarded.rsplit(",", 1)[-1].strip()
-    try:
-        return str(ipaddress.ip_address(last))
-    except ValueError:
-        return remote
-
-
-#: What each kind of registration is limited by (per address and hour), and its default.
-_LIMITS = {Registration.Kind.ACCOUNT: ("SCHREIBER_SIGNUPS_PER_HOUR", 10),
-           Registration.Kind.GUEST: ("SCHREIBER_GUEST_SESSIONS_PER_HOUR", 20)}
-
-
-def registration_wait(request: HttpRequest, kind: str = Registration.Kind.ACCOUNT
-                      ) -> int | None:
-    """Seconds until this address may register again (a new account; with ``kind``
-    GUEST, start another session without an account), or None if it may now."""
-    setting, default = _LIMITS[Registration.Kind(kind)]
-    limit = int(getattr(settings, setting, default))
-    if limit <= 0:
-        return None
-    since = timezone.now() - timedelta(hours=1)
-    recent = list(Registration.objects.filter(address=client_address(request), at__gt=since,
-                                              kind=kind)
-                  .order_by("-at").values_list("at", flat=True)[:limit])
-    if len(recent) < limit:
-        return None
-    free_at = recent[-1] + timedelta(hours=1)
-    return max(1, math.ceil((free_at - timezone.now()).total_seconds()))
+# --- registrations per address (scorepad/limits.py counts them) ----------------------------------
 
 
 def registrations_message(wait: int) -> str:
@@ -283,11 +243,3 @@ def guest_sessions_message(wait: int) -> str:
         "in %(n)s minute.",
         "Too many sessions without an account from your address. Sign up, or try again "
         "in %(n)s minutes.", minutes) % {"n": minutes}
-
-
-def registration_made(request: HttpRequest, kind: str = Registration.Kind.ACCOUNT) -> None:
-    """Count a new account (or ``kind``) against its address (and forget those older
-    than an hour)."""
-    now = timezone.now()
-    Registration.objects.filter(at__lt=now - timedelta(hours=1)).delete()
-    Registration.objects.create(address=client_address(request), at=now, kind=kind)

@@ -361,6 +361,23 @@ USERNAME_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 150,
                    "pattern": "^[\\w.@+-]+$"}
 #: A new password's length, as the password validators count (MinimumLengthValidator).
 PASSWORD_MIN = 8
+#: Python's digits of the Basic Multilingual Plane (``str.isdigit``, as Django's
+#: NumericPasswordValidator asks): a new password holds something besides them, and no
+#: NUL. The few digits beyond the plane are refused by the server alone (a pattern has no
+#: way to name them), as are a common password and one too like the username.
+_DIGITS = _ranges([c for c in range(0x10000) if chr(c).isdigit()])
+NOT_ALL_DIGITS = RegexValidator(f"^[^\\x00]*[^{_DIGITS}\\x00][^\\x00]*$",
+                                message=_("This password is entirely numeric."))
+
+
+class NewPasswordField(StrictCharField):
+    """A password being set: as long as the validators want, not of digits alone (the
+    schema's pattern; the password validators check the rest)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs |= {"min_length": PASSWORD_MIN, "max_length": 128, "trim_whitespace": False}
+        super().__init__(**kwargs)
+        self.validators = [v for v in self.validators if v is not NO_NUL] + [NOT_ALL_DIGITS]
 
 
 @extend_schema_field(USERNAME_SCHEMA)

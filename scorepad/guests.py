@@ -11,13 +11,16 @@ account (``phone_owner``), as any account's.
 
 - A guest's username has a space in it, which no account's can have (Django's username
   rules): ``is_guest`` needs no query.
-- Guests cannot do what needs an account (groups, members, invitations, import, the
-  account page, the API): ``account_required`` answers with a page that offers signing up.
+- Guests cannot do what needs an account (groups, members, invitations, import,
+  tournaments, statistics, the account page, the API): ``account_required`` answers with
+  a page that offers signing up, and the API's ``AccountRequired`` as to nobody. A guest's
+  own sessions are its own: the session pages, the list of them, the group's past
+  sessions (``tests/scorepad/test_access.py`` holds what a guest may see of its group).
 - Signing up on the same phone keeps every guest session: the guest's group becomes the
   new account's, with everything the guest recorded, in the sign-up's transaction
   (``account_register_claiming``).
 - Sessions without an account are limited per address and hour like new accounts
-  (``SCHREIBER_GUEST_SESSIONS_PER_HOUR``, scorepad/accounts.py); a guest never claimed is
+  (``SCHREIBER_GUEST_SESSIONS_PER_HOUR``, scorepad/limits.py); a guest never claimed is
   removed ``SCHREIBER_GUEST_DAYS`` (90) days after its last use by
   ``manage.py prune_guests`` (docs/deploy.md, "7. Cron: backups and housekeeping").
 """
@@ -32,6 +35,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import F, Max, Q
 from django.http import HttpRequest, HttpResponse
@@ -39,7 +43,8 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import accounts, services
+from . import accounts, limits, services
+from .access import is_table
 from .cache import grants
 from .models import (
     Deal,
@@ -70,9 +75,9 @@ def is_guest(user: Any) -> bool:
                 and not user.has_usable_password())
 
 
-def guest_create(*, request: HttpRequest | None = None) -> Guest:
-    """A new guest with its own group (counted against the address of ``request`` as a
-    session without an account, in the same transaction)."""
+def guest_create() -> Guest:
+    """A new guest with its own group (its first session is counted against the
+    address by the caller: ``limits.take``)."""
     with transaction.atomic():
         user = get_user_model().objects.create_user(
             username=PREFIX + secrets.token_hex(6), password=None)
@@ -94,12 +99,13 @@ def guest_session_start(
     currency: str | None = None,
 ) -> tuple[Guest, Session]:
     """A session without an account ("Just play"), all or nothing: counted against the
-    address of ``request`` (``SCHREIBER_GUEST_SESSIONS_PER_HOUR``), a new guest with its
-    own group when the phone plays as none yet, and the session (``services.session_start``)
-    in the guest's group, started by the guest. A refused start leaves no guest, no count
-    and no session behind."""
+    address of ``request`` first (``SCHREIBER_GUEST_SESSIONS_PER_HOUR``: beyond it
+    ``limits.TooMany`` and nothing is made), a new guest with its own group when the
+    phone plays as none yet, and the session (``services.session_start``) in the guest's
+    group, started by the guest. A refused start leaves no guest, no count and no session
+    behind."""
     with transaction.atomic():
-        accounts.registration_made(request, Registration.Kind.GUEST)
+        limits.take(request, Registration.Kind.GUEST)
         if guest is None:
             guest = guest_create()
         session = services.session_start(
@@ -191,17 +197,27 @@ def _former_owner(request: HttpRequest) -> str:
     return str(session.pop(FORMER_OWNER))
 
 
+def is_account(user: Any) -> bool:
+    """Somebody with an account: logged in, and neither a guest nor a table's phone."""
+    return (bool(getattr(user, "is_authenticated", False)) and not is_guest(user)
+            and not is_table(user))
+
+
 def account_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A page that needs an account: a guest gets a page that says so and offers signing
-    up (403), everybody else the view."""
+    """The one rule of the pages that need an account (groups and their administration,
+    members, invitations, imports, tournaments, statistics, the account's own pages; put
+    it on every new page of a group): nobody logged in goes to the login page (as
+    ``login_required``), a guest (or a table's phone) gets the page that says so and offers
+    signing up (403), an account the view. The API's twin is
+    ``scorepad.api.auth.AccountRequired``."""
 
     @wraps(view)
     def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if is_guest(request.user):
+        if not is_account(request.user):
             return render(request, "registration/account_needed.html", status=403)
         return view(request, *args, **kwargs)
 
-    return checked
+    return login_required(checked)
 
 
 # --- signing up keeps the guest's sessions -----------------------------------------------------

@@ -7,6 +7,10 @@ DJANGO_ALLOWED_HOSTS  comma-separated (default: localhost names)
 SCHREIBER_CACHE_URL   redis://host:port/db, shared by all workers (default: memory per process)
 SCHREIBER_ONE_PROCESS "1": the deployment is one process (default: on when debugging)
 DJANGO_BEHIND_PROXY   "1": behind one reverse proxy that sets X-Forwarded-Proto/-For
+SCHREIBER_TRUSTED_PROXIES  the proxies whose X-Forwarded-For counts: addresses or networks,
+                      comma-separated (default 127.0.0.1,::1; gunicorn.conf.py reads it too)
+SCHREIBER_IPV6_PREFIX  the bits of an IPv6 address that name one client for every limit
+                      per address (default 64)
 SCHREIBER_SIGNUPS_PER_HOUR  new accounts per client address and hour (default 10; 0: no limit)
 SCHREIBER_GUEST_SESSIONS_PER_HOUR  sessions started without an account per client address
                       and hour (default 20; 0: no limit)
@@ -20,6 +24,7 @@ SCHREIBER_BASE_URL    https://host the site is reached at, for links printed by 
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -335,9 +340,37 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "scorepad.views.locked_out"
 #: Behind the documented proxy every request comes from 127.0.0.1: the client's address is
-#: the one the proxy appended to X-Forwarded-For (scorepad.accounts.client_address).
+#: the one the proxy appended to X-Forwarded-For, believed only from the trusted proxies
+#: (addresses or networks; gunicorn.conf.py's forwarded_allow_ips reads the same variable).
+#: Every limit per address counts an IPv6 client by its network of SCHREIBER_IPV6_PREFIX
+#: bits (scorepad.limits.client_address; docs/deploy.md, "10. Accounts and access").
 SCHREIBER_BEHIND_PROXY = _flag("DJANGO_BEHIND_PROXY")
-AXES_CLIENT_IP_CALLABLE = "scorepad.accounts.client_address"
+
+
+def networks(value: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Addresses and networks, comma-separated (``127.0.0.1,::1``, ``10.0.0.0/8``; ``*``:
+    every address, as gunicorn's forwarded_allow_ips); ValueError for anything else."""
+    out: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+    for item in (i.strip() for i in value.split(",")):
+        if item == "*":
+            out += [ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0")]
+        elif item:
+            out.append(ipaddress.ip_network(item, strict=False))
+    return out
+
+
+try:
+    SCHREIBER_TRUSTED_PROXIES = networks(
+        os.environ.get("SCHREIBER_TRUSTED_PROXIES") or "127.0.0.1,::1")
+    SCHREIBER_IPV6_PREFIX = int(os.environ.get("SCHREIBER_IPV6_PREFIX") or 64)
+    if not 1 <= SCHREIBER_IPV6_PREFIX <= 128:
+        raise ValueError(SCHREIBER_IPV6_PREFIX)
+except ValueError:
+    raise ImproperlyConfigured(
+        "SCHREIBER_TRUSTED_PROXIES must be addresses or networks (127.0.0.1,::1 or "
+        "10.0.0.0/8), comma-separated, and SCHREIBER_IPV6_PREFIX a number of bits from 1 "
+        "to 128") from None
+AXES_CLIENT_IP_CALLABLE = "scorepad.limits.client_address"
 # New accounts per client address and hour (answers 429 with Retry-After beyond).
 try:
     SCHREIBER_SIGNUPS_PER_HOUR = int(os.environ.get("SCHREIBER_SIGNUPS_PER_HOUR") or 10)

@@ -114,7 +114,7 @@ urlpatterns = [
          name="logout_everywhere"),
     path("accounts/password/", account_required(account.PasswordChange.as_view()),
          name="password_change"),
-    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(),
+    path("accounts/password/done/", account_required(auth_views.PasswordChangeDoneView.as_view()),
          name="password_change_done"),
     path("accounts/password/reset/", account.PasswordResetByMail.as_view(),
          name="password_reset"),

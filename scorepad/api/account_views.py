@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.contrib.auth import authenticate, logout, update_session_auth_hash
+from django.contrib.auth import logout, update_session_auth_hash
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
@@ -14,7 +14,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from scorepad import accounts, services
+from scorepad import accounts, limits, services
 
 from . import idempotency
 from . import referee_serializers as s
@@ -55,11 +55,11 @@ def register(request: Request) -> Response:
     made: dict[str, Any] = {}
 
     def run() -> Response:
-        wait = accounts.registration_wait(request._request)
-        if wait is not None:
-            return too_many_registrations(wait)
-        user = accounts.account_register(username=username, password=password,
-                                         request=request._request)
+        try:
+            user = accounts.account_register(username=username, password=password,
+                                             request=request._request)
+        except limits.TooMany as e:
+            return too_many_registrations(e.wait)
         made["user"] = user
         return Response(sp.UserOut({"id": user.pk, "username": user.get_username()}).data,
                         status=201)
@@ -85,11 +85,8 @@ def register(request: Request) -> Response:
 def token(request: Request) -> Response:
     data = sp.TokenIn(data=request.data)
     data.is_valid(raise_exception=True)
-    user = authenticate(
-        request._request,
-        username=data.validated_data["username"],
-        password=data.validated_data["password"],
-    )
+    user = limits.authenticate(request._request, username=data.validated_data["username"],
+                               password=data.validated_data["password"])
     if user is None:
         return validation_response({"": [_("Wrong username or password.")]})
     accounts.logged_in(user=user)  # as a web login: older reset links stop working
@@ -108,9 +105,9 @@ def password(request: Request) -> Response:
     data = sp.PasswordIn(data=request.data)
     data.is_valid(raise_exception=True)
     user = request.user
-    # through authenticate(): wrong old passwords count towards the login lockout
-    if authenticate(request._request, username=user.get_username(),
-                    password=data.validated_data["old_password"]) is None:
+    # as a login's: wrong old passwords count towards the login lockout
+    if limits.authenticate(request._request, username=user.get_username(),
+                           password=data.validated_data["old_password"]) is None:
         return validation_response({"old_password": [_("This is not your password.")]})
     browser = not request.auth  # a browser session, not the token: it stays logged in
 

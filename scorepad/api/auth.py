@@ -15,6 +15,7 @@ from rest_framework.authentication import (
     TokenAuthentication,
     get_authorization_header,
 )
+from rest_framework.permissions import IsAuthenticated
 
 from scorepad.access import TableUser
 from scorepad.cache import logins
@@ -128,3 +129,17 @@ class AccountSessionScheme(SessionScheme):  # type: ignore[misc]
     """The schema names it as DRF's login-session check (``cookieAuth``)."""
 
     target_class = "scorepad.api.auth.AccountSessionAuthentication"
+
+
+class AccountRequired(IsAuthenticated):
+    """The API's side of ``scorepad.guests.account_required``: endpoints of groups,
+    members, invitations, imports, tournaments and statistics answer an account only
+    (401 to nobody, 403 to a guest or a table's phone, should either ever be known here;
+    AccountSessionAuthentication makes a guest nobody already)."""
+
+    message = _("This needs an account.")
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        from scorepad.guests import is_account
+
+        return bool(super().has_permission(request, view)) and is_account(request.user)

@@ -12,7 +12,6 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view, permission_classes
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -22,6 +21,7 @@ from scorepad.fields import USERNAME_SCHEMA
 from scorepad.models import Invitation, Membership, Player
 
 from . import scorepad_serializers as sp
+from .auth import AccountRequired
 from .errors import invalid, validation_response
 from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import idempotent
@@ -45,7 +45,7 @@ def _group_out(group: Any, role: str) -> dict[str, Any]:
     parameters=[IDEMPOTENCY], request=sp.GroupIn, responses={201: sp.GroupOut, **ERRORS_4XX},
     summary="Create a group (you own it)")
 @api_view(["GET", "POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def groups(request: Request) -> Response:
     if request.method == "POST":
@@ -69,7 +69,7 @@ def groups(request: Request) -> Response:
     parameters=[IDEMPOTENCY], request=sp.PlayerIn, responses={201: sp.PlayerOut, **ERRORS_4XX},
     summary="Add a player to the roster")
 @api_view(["GET", "POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def players(request: Request, group_id: int) -> Response:
     if request.method == "POST":
@@ -95,7 +95,7 @@ def players(request: Request, group_id: int) -> Response:
                 "undoes it. An account is at most one player of a group (400 naming "
                 "`user` otherwise); only members can be linked.")
 @api_view(["PATCH"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def player_detail(request: Request, group_id: int, player_id: int) -> Response:
     group = group_for(request.user, group_id, READ)
@@ -155,7 +155,7 @@ def _account(request: Request, value: str | None) -> Any:
     request=None, responses={204: None, **ERRORS_4XX},
     summary="Remove a member (owners only)")
 @api_view(["GET", "POST", "DELETE"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def members(request: Request, group_id: int) -> Response:
     if request.method == "GET":
@@ -203,7 +203,7 @@ def invitation_out(invitation: Invitation) -> dict[str, Any]:
 @extend_schema(responses={200: sp.InvitationOut(many=True), **ERRORS_4XX},
                summary="The group's pending invitations (owners only)")
 @api_view(["GET"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def group_invitations(request: Request, group_id: int) -> Response:
     group = group_for(request.user, group_id, MANAGE)
     return Response([invitation_out(i) for i in sharing.invitations_to(group)])
@@ -214,7 +214,7 @@ def group_invitations(request: Request, group_id: int) -> Response:
                description="404 when the group has no such pending invitation (accepted, "
                            "declined, expired or revoked already).")
 @api_view(["DELETE"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def group_invitation(request: Request, group_id: int, invitation_id: int) -> Response:
     group = group_for(request.user, group_id, MANAGE)
@@ -228,7 +228,7 @@ def group_invitation(request: Request, group_id: int, invitation_id: int) -> Res
 @extend_schema(responses={200: sp.InvitationOut(many=True), **ERRORS_4XX},
                summary="Your pending invitations")
 @api_view(["GET"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def invitations(request: Request) -> Response:
     return Response([invitation_out(i) for i in sharing.invitations_of(request.user)])
 
@@ -240,7 +240,7 @@ def invitations(request: Request) -> Response:
                            "declined, revoked or expired already, and for anybody else's. "
                            "A member keeps a higher role they have meanwhile.")
 @api_view(["POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def invitation_accept(request: Request, invitation_id: int) -> Response:
     try:
@@ -257,7 +257,7 @@ def invitation_accept(request: Request, invitation_id: int) -> Response:
                summary="Decline an invitation",
                description="Only the invited account; 404 as for accepting.")
 @api_view(["POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def invitation_decline(request: Request, invitation_id: int) -> Response:
     try:

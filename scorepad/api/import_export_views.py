@@ -27,6 +27,7 @@ from scorepad.loaded import Loaded
 from scorepad.transfer import exporting, fileformat, importing
 
 from . import scorepad_serializers as sp
+from .auth import AccountRequired
 from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import respond_once
 from .scorepad_serializers import ERRORS_4XX
@@ -113,7 +114,7 @@ def session_export(request: Request, session_id: int) -> Any:
     summary="The whole group (roster, members, every session) as a versioned JSON file",
 )
 @api_view(["GET", "HEAD"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def group_export(request: Request, group_id: int) -> Any:
     group = group_for(request.user, group_id, READ)
     return _attachment(Response(exporting.group_export(group)),
@@ -130,7 +131,7 @@ def group_export(request: Request, group_id: int) -> Any:
                  "it came from, as a copy with a new uid if that group still holds it."),
 )
 @api_view(["POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def session_import(request: Request) -> Response:
     try:
         raw = _read_raw(request)
@@ -169,7 +170,7 @@ def session_import(request: Request) -> Response:
     summary="Import a group file into this group, which must have no sessions yet",
 )
 @api_view(["POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def group_import(request: Request, group_id: int) -> Response:
     group = group_for(request.user, group_id, WRITE)
     try:

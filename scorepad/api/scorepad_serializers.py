@@ -21,8 +21,8 @@ from rest_framework import serializers
 
 from scorepad import games
 from scorepad.fields import (
-    PASSWORD_MIN,
     NameField,
+    NewPasswordField,
     RulesSpecField,
     SessionDateField,
     SessionNameField,
@@ -125,7 +125,7 @@ def bodies_required(result: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
 
 class RegisterIn(Shape):
     username = UsernameField()
-    password = StrictCharField(min_length=PASSWORD_MIN, max_length=128, trim_whitespace=False)
+    password = NewPasswordField()
 
 
 class UserOut(Shape):
@@ -144,8 +144,7 @@ class TokenOut(Shape):
 
 class PasswordIn(Shape):
     old_password = StrictCharField(min_length=1, max_length=128, trim_whitespace=False)
-    new_password = StrictCharField(min_length=PASSWORD_MIN, max_length=128,
-                                   trim_whitespace=False)
+    new_password = NewPasswordField()
 
 
 class NewTokenOut(Shape):

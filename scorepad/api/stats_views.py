@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.decorators import api_view, permission_classes
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -19,6 +18,7 @@ from scorepad.models import Player
 
 from . import referee_serializers as s
 from . import scorepad_serializers as sp
+from .auth import AccountRequired
 from .errors import validation_response
 from .scorepad_serializers import ERRORS_4XX
 
@@ -33,7 +33,7 @@ from .scorepad_serializers import ERRORS_4XX
         "`across_groups`."), str)(),
 )
 @api_view(["GET", "HEAD"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def player_stats(request: Request, player_id: int) -> Response:
     player = Player.objects.select_related("group").filter(pk=player_id).first()
     if player is None:
@@ -58,7 +58,7 @@ def player_stats(request: Request, player_id: int) -> Response:
                 "an empty `groups`.",
 )
 @api_view(["GET", "HEAD"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def my_stats(request: Request) -> Response:
     return Response(sp.PersonStatsOut(
         stats.person_stats(list(stats.linked_players(request.user)))).data)
@@ -85,7 +85,7 @@ def my_stats(request: Request) -> Response:
                 "games. Highest rating first. Members of the group only (others: 404).",
 )
 @api_view(["GET", "HEAD"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def group_ratings(request: Request, group_id: int) -> Response:
     group = group_for(request.user, group_id, READ)
     game = request.query_params.get("game", games.default())

@@ -14,7 +14,6 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions
 from rest_framework.decorators import api_view, permission_classes
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -28,6 +27,7 @@ from scorepad.tournaments import services as tour
 from scorepad.tournaments.ranking import two_places
 
 from . import tournament_serializers as ts
+from .auth import AccountRequired
 from .errors import invalid
 from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import idempotent
@@ -88,7 +88,7 @@ def _conflict(error: Conflict, **extra: Any) -> Response:
                responses={201: ts.TournamentOut, **ts.ERRORS},
                summary="Make a tournament: rules frozen, rounds, table size, scoring, draw")
 @api_view(["GET", "POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def tournaments(request: Request) -> Response:
     if request.method == "GET":
@@ -120,7 +120,7 @@ def tournaments(request: Request) -> Response:
                summary='End it ({"status": "finished"}), hide the last rounds from the '
                        'screen, or rename it')
 @api_view(["GET", "PATCH"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def tournament_detail(request: Request, tournament_id: int) -> Response:
     if request.method == "GET":
@@ -151,7 +151,7 @@ def tournament_detail(request: Request, tournament_id: int) -> Response:
                responses={200: ts.EntrantOut, **ts.ERRORS},
                summary="Withdraw a player: their results stay, they are not drawn again")
 @api_view(["GET", "POST", "DELETE"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def players(request: Request, tournament_id: int) -> Response:
     if request.method == "GET":
@@ -179,7 +179,7 @@ def players(request: Request, tournament_id: int) -> Response:
                summary="Draw the next round: every registered, not withdrawn player at a "
                        "table")
 @api_view(["POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def rounds(request: Request, tournament_id: int) -> Response:
     found = tournament_for(request.user, tournament_id, WRITE)
@@ -195,7 +195,7 @@ def rounds(request: Request, tournament_id: int) -> Response:
                responses={200: ts.RoundOut, **ts.ERRORS, **ts.CONFLICT},
                summary='End a round: every table finished, or {"force": true}')
 @api_view(["POST"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 @idempotent
 def round_close(request: Request, tournament_id: int, number: int) -> Response:
     found = tournament_for(request.user, tournament_id, WRITE)
@@ -221,7 +221,7 @@ def round_close(request: Request, tournament_id: int, number: int) -> Response:
 @extend_schema(responses={200: ts.RankingOut, 304: None, **ts.ERRORS},
                summary="The ranking of the closed rounds (supports ETag / If-None-Match)")
 @api_view(["GET", "HEAD"])
-@permission_classes([IsAuthenticated])
+@permission_classes([AccountRequired])
 def ranking(request: Request, tournament_id: int) -> Any:
     """From the tables' kept results, never from their deals; the answer rendered once per
     version of the tournament (scorepad.cache.answers)."""

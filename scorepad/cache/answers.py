@@ -13,6 +13,7 @@ each worker is as correct as a shared one (bench/README.md has the figures).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -61,12 +62,16 @@ def _headers(response: Any, etag: str, secret_url: bool) -> Any:
 
 def polled(request: Any, etag: str, render: Callable[[], tuple[str, bytes, str]],
            *, secret_url: bool = False, force: bool = False,
-           finish: Callable[[bytes], bytes] | None = None) -> HttpResponse:
+           finish: Callable[[bytes], bytes] | None = None, opaque: bool = False
+           ) -> HttpResponse:
     """A polled scoreboard: 304 when the client has ``etag`` (unless ``force``); else the
     cached body for that ETag, or ``render()`` → (etag of what was rendered, body, content
     type), which may be newer than ``etag`` if a deal was recorded meanwhile (it is cached
     under its own ETag, so nothing is ever filed under the wrong version). ``finish``
-    turns the cached body into this answer's (grants: its own grant)."""
+    turns the cached body into this answer's (grants: its own grant). ``opaque``: see
+    ``shown``."""
+    if opaque:
+        return shown(request, etag, render, secret_url=secret_url)
     if not force and client_has(request, etag):
         return _headers(HttpResponse(status=304), etag, secret_url)
     local = _local_cache()
@@ -82,4 +87,38 @@ def polled(request: Any, etag: str, render: Callable[[], tuple[str, bytes, str]]
         _bodies.put(etag, (body, content_type))
     if finish is not None:
         body = finish(body)
+    return _headers(HttpResponse(body, content_type=content_type), etag, secret_url)
+
+
+#: Each process's last answers of ``shown``: key → (body, content type, ETag).
+_shown: backend.Recent[str, tuple[bytes, str, str]] = backend.Recent(BODIES_MAX)
+
+
+def content_etag(body: bytes) -> str:
+    """An ETag of nothing but the bytes shown: opaque, and the same for the same answer."""
+    return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
+
+
+def shown(request: Any, key: str, render: Callable[[], tuple[str, bytes, str]],
+          *, secret_url: bool = False) -> HttpResponse:
+    """``polled`` for a public page whose ETag may tell nothing but what it shows (the
+    tournament's screen, docs/tournaments.md "The screen"): ``key`` (all that can change
+    the answer: versions, language) stays on the server and names the rendered body in
+    the cache; the ETag sent is a hash of the body (``content_etag``). So a change behind
+    the page that shows nothing new (a correction in a hidden round) keeps the ETag and
+    answers 304, and the ETag names no id and no version. A poll costs what ``polled``'s
+    does (the key's query) and a cache read; a body is rendered once per key."""
+    local = _local_cache()
+    hit = None if local else _shown.get(key)
+    if hit is None:
+        hit = backend.get("shown:" + key)
+    if hit is None:
+        key, body, content_type = render()
+        hit = (body, content_type, content_etag(body))
+        backend.put("shown:" + key, hit, CACHE_SECONDS)
+    if not local:
+        _shown.put(key, hit)
+    body, content_type, etag = hit
+    if client_has(request, etag):
+        return _headers(HttpResponse(status=304), etag, secret_url)
     return _headers(HttpResponse(body, content_type=content_type), etag, secret_url)

@@ -388,18 +388,20 @@ def live_tables(tournament: Tournament, the_round: TournamentRound) -> list[Live
     return out
 
 
-def screen_ranking_etag(tournament: Tournament, *parts: str) -> str:
-    """The screen's ranking part: it shows the closed rounds' kept results, the name and
-    the status, each of which raises the tournament's version (no other query)."""
-    return '"' + "-".join([f"t{tournament.pk}", f"v{tournament.version}", "ranking",
-                           *parts]) + '"'
+def screen_ranking_key(tournament: Tournament, *parts: str) -> str:
+    """What the screen's ranking part is rendered from: the closed rounds' kept results,
+    the name and the status, each of which raises the tournament's version (no other
+    query). A key on the server alone: the screen's ETag is of what it shows
+    (``cache.answers.shown``)."""
+    return "-".join([f"t{tournament.pk}", f"v{tournament.version}", "ranking", *parts])
 
 
-def screen_live_etag(token: str, *parts: str) -> str | None:
-    """The screen's live part (the open round's tables), in one query: the tournament's
-    version (a round drawn or closed, a result entered) and the number and summed
-    versions of the open round's sessions (every deal, correction or undo raises one of
-    them, and versions only grow, so the sum moves with each). None: no such screen."""
+def screen_live_key(token: str, *parts: str) -> str | None:
+    """What the screen's live part (the open round's tables) is rendered from, in one
+    query: the tournament's version (a round drawn or closed, a result entered, rounds
+    hidden) and the number and summed versions of the open round's sessions (every deal,
+    correction or undo raises one of them, and versions only grow, so the sum moves with
+    each). A key on the server alone, as ``screen_ranking_key``. None: no such screen."""
     from django.db.models import Count, Q, Sum
 
     from ..ids import is_token
@@ -414,8 +416,17 @@ def screen_live_etag(token: str, *parts: str) -> str | None:
     if row is None:
         return None
     pk, version, live, tables = row
-    return '"' + "-".join([f"t{pk}", f"v{version}", f"s{live or 0}x{tables}", "live",
-                           *parts]) + '"'
+    return "-".join([f"t{pk}", f"v{version}", f"s{live or 0}x{tables}", "live", *parts])
+
+
+def drawn_from_hidden(tournament: Tournament, the_round: TournamentRound) -> bool:
+    """Were ``the_round``'s tables drawn from standings the screen hides? A Swiss draw
+    seats by the standings of every round closed before it, so while the screen hides
+    closed rounds (all of them before the open round), the open round's seating would
+    tell them: the screen shows its tables without names (docs/tournaments.md, "The
+    screen")."""
+    return (tournament.draw == Tournament.Draw.SWISS and tournament.screen_hides_rounds > 0
+            and the_round.number > 1)
 
 
 def table_by_code(code: str) -> TournamentTable | None:

@@ -3,15 +3,13 @@ CSV."""
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.db.models import Max
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from .. import games, services
+from .. import csvfile, games, services
 from ..games.base import stake_of
 from ..models import DealEvent, Group, Session
 from .fileformat import _envelope, _when
@@ -96,20 +94,10 @@ def export_filename(kind: str, pk: int, ext: str) -> str:
 # --- CSV: one row per deal, as players write it on paper --------------------------------------
 
 
-def _cell(value: object) -> object:
-    """Text that a spreadsheet would run as a formula is quoted with an apostrophe."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
 def session_csv(session: Session) -> str:
+    """The game's rows (its figures as numbers, names as text) through the one CSV writer,
+    which escapes what a spreadsheet would run (scorepad/csvfile.py)."""
     names = services.Names.of(session)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    rows = games.of(session).csv_rows(names, list(session.deals.order_by("number")))
-    for row in rows:
-        writer.writerow([_cell(v) for v in row])
-    return out.getvalue()
+    return csvfile.write(games.of(session).csv_rows(names, list(session.deals.order_by("number"))))
 
 

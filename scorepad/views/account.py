@@ -15,10 +15,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -26,7 +25,7 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import accounts, guests, services
+from .. import accounts, guests, limits, services
 from ..forms import SignupForm
 from ..messages import input_error_message
 
@@ -34,15 +33,6 @@ from ..messages import input_error_message
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
-    if request.method == "POST":
-        wait = accounts.registration_wait(request)
-        if wait is not None:  # this address made its accounts for the hour
-            response = render(request, "registration/signup.html",
-                              {"form": SignupForm(),
-                               "refused": accounts.registrations_message(wait)},
-                              status=429)
-            response["Retry-After"] = str(wait)
-            return response
     guest = guests.of_request(request)  # playing without an account: it comes along
     former = accounts.phone_owner(user=guest.user) if guest is not None else ""
     if request.method == "POST" and form.is_valid():
@@ -50,6 +40,13 @@ def signup(request: HttpRequest) -> HttpResponse:
             user, group = guests.account_register_claiming(
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password1"], request=request, guest=guest)
+        except limits.TooMany as e:  # this address made its accounts for the hour
+            response = render(request, "registration/signup.html",
+                              {"form": SignupForm(),
+                               "refused": accounts.registrations_message(e.wait)},
+                              status=429)
+            response["Retry-After"] = str(e.wait)
+            return response
         except services.InputError as e:
             for problem in e.problems:
                 field = {"password": "password2"}.get(problem.field, problem.field)
@@ -70,10 +67,27 @@ def signup(request: HttpRequest) -> HttpResponse:
                   {"form": form, "keeps_guest": guest is not None})
 
 
+class LoginForm(AuthenticationForm):
+    """Django's login form, its password checked in the login lockout's turn
+    (``limits.authenticate``)."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is not None and password:
+            self.user_cache = limits.authenticate(self.request, username=username,
+                                                  password=password)
+            if self.user_cache is None:
+                raise self.get_invalid_login_error()
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data
+
+
 class Login(auth_views.LoginView):
     """Django's login page; it offers the reset by mail where a mail server is set up."""
 
     redirect_authenticated_user = True
+    authentication_form = LoginForm
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         # a phone playing without an account may log in to one
@@ -87,8 +101,9 @@ class Login(auth_views.LoginView):
 
 
 class _ThrottledPasswordChangeForm(PasswordChangeForm):
-    """The old password is checked through authenticate(): wrong ones count towards the
-    login lockout (username and address), as on the login page and in the API."""
+    """The old password is checked as a login's (``limits.authenticate``): wrong ones count
+    towards the login lockout (username and address), as on the login page and in the
+    API."""
 
     def __init__(self, user: Any, *args: Any, request: HttpRequest | None = None,
                  **kwargs: Any) -> None:
@@ -97,7 +112,8 @@ class _ThrottledPasswordChangeForm(PasswordChangeForm):
 
     def clean_old_password(self) -> str:
         old = str(self.cleaned_data["old_password"])
-        if authenticate(self.request, username=self.user.get_username(), password=old) is None:
+        if limits.authenticate(self.request, username=self.user.get_username(),
+                               password=old) is None:
             raise ValidationError(self.error_messages["password_incorrect"],
                                   code="password_incorrect")
         return old
@@ -146,14 +162,12 @@ class PasswordResetByMail(auth_views.PasswordResetView):
         return super().dispatch(request, *args, **kwargs)  # type: ignore[no-any-return]
 
 
-@login_required
 @guests.account_required
 @require_safe
 def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html")
 
 
-@login_required
 @guests.account_required
 @require_POST
 def logout_everywhere(request: HttpRequest) -> HttpResponse:

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,7 +26,6 @@ from ..transfer import fileformat, importing
 from .common import no_store
 
 
-@login_required
 @account_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def groups(request: HttpRequest) -> HttpResponse:
@@ -43,7 +41,6 @@ def groups(request: HttpRequest) -> HttpResponse:
                   {"groups": visible_groups(request.user), "form": form})
 
 
-@login_required
 @account_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def group(request: HttpRequest, group_id: int) -> HttpResponse:
@@ -95,7 +92,6 @@ def _render_group(request: HttpRequest, the_group: Any, form: PlayerForm,
     )
 
 
-@login_required
 @account_required
 @require_POST
 def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
@@ -125,7 +121,6 @@ def group_import(request: HttpRequest, group_id: int) -> HttpResponse:
     return _render_group(request, the_group, PlayerForm(), problems)
 
 
-@login_required
 @account_required
 @require_POST
 def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
@@ -148,7 +143,6 @@ def invite_new(request: HttpRequest, group_id: int) -> HttpResponse:
     return redirect("scorepad:group", group_id=the_group.pk)
 
 
-@login_required
 @account_required
 @require_POST
 def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
@@ -176,7 +170,6 @@ def member_add(request: HttpRequest, group_id: int) -> HttpResponse:
     return redirect("scorepad:group", group_id=the_group.pk)
 
 
-@login_required
 @account_required
 @require_POST
 def invitation_revoke(request: HttpRequest, group_id: int, invitation_id: int) -> HttpResponse:
@@ -189,7 +182,6 @@ def invitation_revoke(request: HttpRequest, group_id: int, invitation_id: int) -
     return redirect("scorepad:group", group_id=the_group.pk)
 
 
-@login_required
 @account_required
 @require_POST
 def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
@@ -203,7 +195,6 @@ def invitation_accept(request: HttpRequest, invitation_id: int) -> HttpResponse:
     return redirect("scorepad:group", group_id=membership.group_id)
 
 
-@login_required
 @account_required
 @require_POST
 def invitation_decline(request: HttpRequest, invitation_id: int) -> HttpResponse:
@@ -228,7 +219,6 @@ def _count(value: str | None, default: int) -> int:
     return parse_id(value.strip()) or 0
 
 
-@login_required
 @account_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, token: str) -> HttpResponse:

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 from .. import charts, games, ratings, rosters, services, stats
 from ..access import READ, WRITERS, check_link, group_for, role_in, session_for
 from ..forms import HistoryFilter
+from ..guests import account_required
 from ..ids import parse_id
 from ..messages import input_error_message
 from ..models import Membership, Player, Session
@@ -135,7 +136,7 @@ def season_start(season: str, today: date) -> date | None:
     return None
 
 
-@login_required
+@account_required
 @require_safe
 def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
     """Every player of the group with key figures, sortable by any column, and each game
@@ -196,7 +197,7 @@ def _rated_family(group: Any, game: games.Game, since: date | None,
                         for r in found.ordered()]}
 
 
-@login_required
+@account_required
 @require_safe
 def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     """One player's figures over every session of their group they sat at."""
@@ -238,7 +239,7 @@ def _render_player(request: HttpRequest, player: Player,
     })
 
 
-@login_required
+@account_required
 @require_POST
 def player_link(request: HttpRequest, player_id: int) -> HttpResponse:
     """"This is me" (``user=me``), undo it (``user=``), or, for editors and owners, link
@@ -265,7 +266,7 @@ def player_link(request: HttpRequest, player_id: int) -> HttpResponse:
     return redirect("scorepad:player", player_id=player.pk)
 
 
-@login_required
+@account_required
 @require_safe
 def my_stats(request: HttpRequest) -> HttpResponse:
     """Your figures across every group where a player is linked to you, and per group."""

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import accounts, card, games, guests, services, sharing
+from .. import accounts, card, games, guests, limits, services, sharing
 from ..access import (
     READ,
     WRITE,
@@ -32,7 +32,7 @@ from ..cache.answers import client_has, etag_for, polled
 from ..forms import MAX_SEATS, SessionForm, about_form
 from ..loaded import Loaded
 from ..messages import input_error_message
-from ..models import Group, Guest, Membership, Registration, Session
+from ..models import Group, Guest, Membership, Session
 from .common import board_context, board_parts, no_store, render_session, reused_page
 
 
@@ -51,11 +51,8 @@ def play(request: HttpRequest) -> HttpResponse:
     return _session_start(request, guests.from_cookie(request), anonymous=True)
 
 
-def _guest_refused(request: HttpRequest) -> HttpResponse | None:
-    """429 when this address started its sessions without an account for the hour."""
-    wait = accounts.registration_wait(request, Registration.Kind.GUEST)
-    if wait is None:
-        return None
+def _guest_refused(request: HttpRequest, wait: int) -> HttpResponse:
+    """429: this address started its sessions without an account for the hour."""
     response = render(request, "registration/account_needed.html",
                       {"refused": accounts.guest_sessions_message(wait)}, status=429)
     response["Retry-After"] = str(wait)
@@ -77,10 +74,6 @@ def _session_start(request: HttpRequest, guest: Guest | None, anonymous: bool = 
     form = SessionForm(request.POST or None, groups=writable, initial=initial,
                        needs_group=not playing_as_guest)
     seat_errors: list[str] = []
-    if request.method == "POST" and playing_as_guest:
-        refused = _guest_refused(request)
-        if refused is not None:
-            return refused
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         preset, overrides = games.get(data["game"]).form_rules(data)
@@ -95,6 +88,8 @@ def _session_start(request: HttpRequest, guest: Guest | None, anonymous: bool = 
                 session = services.session_start(group=data["group"],
                                                   group_name=data["new_group"],
                                                   user=request.user, **start)
+        except limits.TooMany as e:
+            return _guest_refused(request, e.wait)
         except services.InputError as e:
             field = e.field.removeprefix("rules.overrides.")
             target = f"rule_{field}" if f"rule_{field}" in form.fields else None

@@ -4,14 +4,12 @@ director's form that enters a table's result from its slip."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,10 +18,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from .. import games
+from .. import csvfile, games
 from ..access import READ, WRITE, tournament_for
 from ..api import tournament_serializers as ts
 from ..errors import InputError, NotFound
+from ..guests import account_required
 from ..ids import parse_count
 from ..messages import input_error_message
 from ..models import Tournament, TournamentRound
@@ -50,7 +49,7 @@ def _attachment(response: HttpResponse, filename: str) -> HttpResponse:
     return response
 
 
-@login_required
+@account_required
 @require_safe
 def ranking_download(request: HttpRequest, tournament_id: int, fmt: str) -> HttpResponse:
     """The ranking of the closed rounds as a file: JSON as the API answers it, or CSV with
@@ -65,25 +64,27 @@ def ranking_download(request: HttpRequest, tournament_id: int, fmt: str) -> Http
         return _attachment(HttpResponse(body, content_type="application/json; charset=utf-8"),
                            _filename(tournament, "json"))
     rounds = _rounds_of(data["ranking"])
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    header = [_("Place"), _("Name"), _("Start number"), _("Points"), _("Score"), _("Wins")]
+    header: list[object] = [_("Place"), _("Name"), _("Start number"), _("Points"),
+                            _("Score"), _("Wins")]
     for number in rounds:
         header += [_("Round %(n)s: table") % {"n": number},
                    _("Round %(n)s: place") % {"n": number},
                    _("Round %(n)s: points") % {"n": number},
                    _("Round %(n)s: score") % {"n": number}]
-    writer.writerow(header)
+    rows = [header]
     for line in data["ranking"]:
-        row = [line["place"], line["name"], line["number"], line["points"], line["score"],
-               line["wins"]]
+        # the API's figures ("-1.33") as numbers, so that the writer keeps them so
+        row: list[object] = [line["place"], line["name"], line["number"],
+                             Decimal(line["points"]), Decimal(line["score"]), line["wins"]]
         played = {r["round"]: r for r in line["rounds"]}
         for number in rounds:
             r = played.get(number)
-            row += ([r["table"], r["place"], r["points"], r["score"]] if r else ["", "", "", ""])
-        writer.writerow(row)
-    # with a byte order mark, so that a spreadsheet opens the names' accents right
-    body = ("\ufeff" + out.getvalue()).encode()
+            row += ([r["table"], r["place"], Decimal(r["points"]), Decimal(r["score"])]
+                    if r else [None] * 4)
+        rows.append(row)
+    # through the one writer (names a spreadsheet would run are escaped), with a byte
+    # order mark, so that a spreadsheet opens the names' accents right
+    body = csvfile.write(rows, byte_order_mark=True).encode()
     return _attachment(HttpResponse(body, content_type="text/csv; charset=utf-8"),
                        _filename(tournament, "csv"))
 
@@ -93,7 +94,7 @@ def _about(tournament: Tournament) -> dict[str, Any]:
     return {"game_title": game.TITLE, "rules_title": game.rules_title(tournament.preset)}
 
 
-@login_required
+@account_required
 @require_safe
 def ranking_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The (final) ranking to print on A4: places, points, score, wins and each round's
@@ -124,7 +125,7 @@ def _round(tournament: Tournament, number: int) -> TournamentRound:
     return found
 
 
-@login_required
+@account_required
 @require_safe
 def score_slips(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """A round's score slips to print (A4), one per table: its number, the round, the
@@ -160,7 +161,7 @@ def _slip_fields(tournament: Tournament, table: Any) -> tuple[list[Any], list[di
     return list(play.slip), rows
 
 
-@login_required
+@account_required
 def slip_entry(request: HttpRequest, tournament_id: int, number: int,
                table: int) -> HttpResponse:
     """Enter a table's result from its score slip: each player's figures at the end of

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,6 +17,7 @@ from .. import games, services
 from ..access import READ, WRITE, WRITERS, group_for, role_in, tournament_for
 from ..cache.answers import polled
 from ..errors import Conflict, NotFound
+from ..guests import account_required
 from ..ids import parse_count
 from ..messages import conflict_message, input_error_message
 from ..models import Tournament, TournamentRound
@@ -44,17 +44,21 @@ def ranking_context(tournament: Tournament) -> dict[str, Any]:
 
 
 def live_context(tournament: Tournament) -> dict[str, Any]:
-    """The screen's live part: the open round's tables and their scores as they stand."""
+    """The screen's live part: the open round's tables and their scores as they stand;
+    without names while the round was drawn from hidden standings (the seats' scores
+    stay, in seat order)."""
     open_round = tournament.round_set.filter(status=TournamentRound.Status.OPEN).first()
     tables = []
+    nameless = open_round is not None and tour.drawn_from_hidden(tournament, open_round)
     if open_round is not None:
         for live in tour.live_tables(tournament, open_round):
             tables.append({"number": live.table.number, "deals": live.deals,
                            "finished": live.finished,
-                           "scores": [(name, two_places(live.scores.get(name, 0)))
+                           "scores": [("" if nameless else name,
+                                       two_places(live.scores.get(name, 0)))
                                       for name in live.seats]})
     return {"tournament": tournament, "open_round": open_round, "tables": tables,
-            "every": SCREEN_SECONDS}
+            "nameless": nameless, "every": SCREEN_SECONDS}
 
 
 def _urls(token: str) -> dict[str, str]:
@@ -73,8 +77,10 @@ def screen(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 def screen_board(request: HttpRequest, token: str) -> HttpResponse:
-    """The screen's polled ranking: 304 while the tournament's version stands (one query),
-    rendered once per version; a deal at an open table does not touch it."""
+    """The screen's polled ranking: rendered once per version of the tournament (one
+    query), 304 while what it shows stands (its ETag is of the body: answers.shown); a
+    deal at an open table does not touch it, a correction in a hidden round changes
+    nothing shown."""
     tournament = _tournament(token)
     parts = ("screen", request.LANGUAGE_CODE)
 
@@ -82,30 +88,31 @@ def screen_board(request: HttpRequest, token: str) -> HttpResponse:
         fresh = _tournament(token)
         response = render(request, "scorepad/_tournament_screen.html",
                           {**ranking_context(fresh), "board_url": _urls(token)["board"]})
-        return tour.screen_ranking_etag(fresh, *parts), response.content, \
+        return tour.screen_ranking_key(fresh, *parts), response.content, \
             response["Content-Type"]
 
-    return polled(request, tour.screen_ranking_etag(tournament, *parts), build,
-                  secret_url=True)
+    return polled(request, tour.screen_ranking_key(tournament, *parts), build,
+                  secret_url=True, opaque=True)
 
 
 @require_safe
 def screen_live(request: HttpRequest, token: str) -> HttpResponse:
-    """The screen's polled live tables: 304 while no table of the open round changed (one
-    query, scorepad.tournaments.services.screen_live_etag), rendered once per change."""
+    """The screen's polled live tables: rendered once per change at a table of the open
+    round (one query, scorepad.tournaments.services.screen_live_key), 304 while what
+    they show stands (answers.shown)."""
     parts = (request.LANGUAGE_CODE,)
-    etag = tour.screen_live_etag(token, *parts)
-    if etag is None:
+    key = tour.screen_live_key(token, *parts)
+    if key is None:
         raise Http404
 
     def build() -> tuple[str, bytes, str]:
         fresh = _tournament(token)
-        now = tour.screen_live_etag(token, *parts) or etag
+        now = tour.screen_live_key(token, *parts) or key
         response = render(request, "scorepad/_tournament_screen_live.html",
                           {**live_context(fresh), "live_url": _urls(token)["live"]})
         return now, response.content, response["Content-Type"]
 
-    return polled(request, etag, build, secret_url=True)
+    return polled(request, key, build, secret_url=True, opaque=True)
 
 
 # --- the director's pages -------------------------------------------------------------------
@@ -115,7 +122,7 @@ def _role(request: HttpRequest, tournament: Tournament) -> str | None:
     return getattr(tournament, "asker_role", None)
 
 
-@login_required
+@account_required
 def tournament_list(request: HttpRequest, group_id: int) -> HttpResponse:
     """A group's tournaments, and (for its owners and editors) a new one."""
     need = WRITE if request.method == "POST" else READ
@@ -160,7 +167,7 @@ def _tables_context(tournament: Tournament, director: bool) -> dict[str, Any]:
 ACTIONS = ("register", "withdraw", "draw", "close", "force", "end", "hide")
 
 
-@login_required
+@account_required
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The director's page: register players at the door (one field, Enter), draw a round,
     follow the tables, close the round, end the tournament. Members may look."""
@@ -217,7 +224,7 @@ def _act(request: HttpRequest, tournament: Tournament, action: str) -> None:
                                   "not_choice", choices=", ".join(ACTIONS))
 
 
-@login_required
+@account_required
 @require_safe
 def tournament_tables(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The open round's tables as they stand (the director's page polls it)."""
@@ -228,7 +235,7 @@ def tournament_tables(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tables_url": request.path, **_tables_context(tournament, director)})
 
 
-@login_required
+@account_required
 @require_safe
 def seating_plan(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """A round's seating plan to print (A4): every table, its seats and first dealer, and

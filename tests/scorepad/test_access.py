@@ -1,7 +1,15 @@
-"""Every URL of the project, as anonymous, non-member, viewer, editor and owner.
+"""Every URL of the project, as anonymous, non-member, viewer, editor and owner, and as a
+phone without an account (a guest) and a tournament table's phone.
 
 The expected answers live in ACCESS below. A URL that is not classified there fails the
 test: adding a page or an endpoint means deciding who may use it.
+
+The guest asks about its own group (its sessions, a player, a tournament it made before
+tournaments needed an account): what a guest may see of its group is decided here (its
+sessions yes; the group's administration, tournaments and statistics no: the page that
+offers signing up, 403; the API knows no guest, 401). The table's phone asks about its
+own table's session (with its code: the cookie on pages, ``Authorization: Table`` in the
+API) and the world's group and tournament, which it is nothing to.
 """
 
 from __future__ import annotations
@@ -20,20 +28,35 @@ from .factories import EVEN, group_with, played, record, session_at, user
 
 pytestmark = pytest.mark.django_db
 
-PERSONAS = ("anonymous", "stranger", "viewer", "editor", "owner")
+PERSONAS = ("anonymous", "stranger", "viewer", "editor", "owner", "guest", "table")
 
 
-def row(anonymous: int, stranger: int, viewer: int, editor: int, owner: int) -> dict[str, int]:
-    return dict(zip(PERSONAS, (anonymous, stranger, viewer, editor, owner), strict=True))
+def row(anonymous: int, stranger: int, viewer: int, editor: int, owner: int, guest: int,
+        table: int) -> dict[str, int]:
+    return dict(zip(PERSONAS, (anonymous, stranger, viewer, editor, owner, guest, table),
+                    strict=True))
 
 
-EVERYONE_200 = row(200, 200, 200, 200, 200)
-PAGE_MEMBERS = row(302, 404, 200, 200, 200)  # HTML: anonymous → login page
-PAGE_WRITERS = row(302, 404, 403, 302, 302)
-PAGE_WRITERS_200 = row(302, 404, 403, 200, 200)
-PAGE_LOGGED_IN = row(302, 200, 200, 200, 200)
-API_MEMBERS = row(401, 404, 200, 200, 200)
-API_LOGGED_IN = row(401, 200, 200, 200, 200)
+# HTML: anonymous → login page. A guest asks about its own group; a page that needs an
+# account (scorepad.guests.account_required) answers it 403 with the page that offers
+# signing up. A table's phone is its table on the session's pages of play alone
+# (scorepad/tablephone.py), anywhere else nobody (→ login page).
+EVERYONE_200 = row(200, 200, 200, 200, 200, 200, 200)
+PLAY_PAGE = row(302, 404, 200, 200, 200, 200, 200)  # a session's pages of play
+SESSION_PAGE = row(302, 404, 200, 200, 200, 200, 302)  # a session's other pages
+GROUP_PAGE = row(302, 404, 200, 200, 200, 403, 302)  # the group's, beyond its sessions
+PAGE_WRITERS = row(302, 404, 403, 302, 302, 302, 302)
+PAGE_WRITERS_200 = row(302, 404, 403, 200, 200, 200, 302)
+PLAY_WRITERS_200 = row(302, 404, 403, 200, 200, 200, 200)
+GROUP_WRITERS = row(302, 404, 403, 302, 302, 403, 302)
+GROUP_WRITERS_200 = row(302, 404, 403, 200, 200, 403, 302)
+PAGE_LOGGED_IN = row(302, 200, 200, 200, 200, 200, 302)
+PAGE_ACCOUNTS = row(302, 200, 200, 200, 200, 403, 302)
+# The API knows no guest (401); a table's code opens its own session's reads and deals
+# (scorepad.api.auth.TABLE_MAY), anything else with it is 401.
+API_MEMBERS = row(401, 404, 200, 200, 200, 401, 401)
+API_TABLE_READS = row(401, 404, 200, 200, 200, 401, 200)
+API_LOGGED_IN = row(401, 200, 200, 200, 200, 401, 401)
 
 #: url name → [(method, body, expected status per persona)]
 ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
@@ -42,47 +65,49 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "service_worker": [("get", None, EVERYONE_200)],
     "manifest": [("get", None, EVERYONE_200)],
     "offline": [("get", None, EVERYONE_200)],
-    "login": [("get", None, row(200, 302, 302, 302, 302))],
-    "logout": [("post", None, row(302, 302, 302, 302, 302))],
-    "set_language": [("post", {"language": "de"}, row(302, 302, 302, 302, 302))],
+    "login": [("get", None, row(200, 302, 302, 302, 302, 200, 200))],
+    "logout": [("post", None, row(302, 302, 302, 302, 302, 302, 302))],
+    "set_language": [("post", {"language": "de"}, row(302, 302, 302, 302, 302, 302, 302))],
     "scorepad:home": [("get", None, EVERYONE_200)],
     "scorepad:signup": [("get", None, EVERYONE_200)],
-    "scorepad:groups": [("get", None, PAGE_LOGGED_IN)],
-    "scorepad:group": [("get", None, PAGE_MEMBERS),
-                       ("post", {"name": "{persona}-p"}, PAGE_WRITERS)],
+    "scorepad:groups": [("get", None, PAGE_ACCOUNTS)],
+    "scorepad:group": [("get", None, GROUP_PAGE),
+                       ("post", {"name": "{persona}-p"}, GROUP_WRITERS)],
     "scorepad:session_list": [("get", None, PAGE_LOGGED_IN)],
     "scorepad:session_new": [("get", None, PAGE_LOGGED_IN)],
     # "Just play": the start without an account; somebody logged in starts as usual
-    "scorepad:play": [("get", None, row(200, 302, 302, 302, 302))],
-    "scorepad:session": [("get", None, PAGE_MEMBERS)],
-    "scorepad:board": [("get", None, PAGE_MEMBERS)],
-    "scorepad:deal_check": [("post", {"kind": "played"}, PAGE_WRITERS_200)],
-    "scorepad:deal_form_fresh": [("get", None, row(302, 404, 204, 204, 204))],
+    "scorepad:play": [("get", None, row(200, 302, 302, 302, 302, 302, 200))],
+    "scorepad:session": [("get", None, PLAY_PAGE)],
+    "scorepad:board": [("get", None, PLAY_PAGE)],
+    "scorepad:deal_check": [("post", {"kind": "played"}, PLAY_WRITERS_200)],
+    "scorepad:deal_form_fresh": [("get", None, row(302, 404, 204, 204, 204, 204, 204))],
     "scorepad:deal_create": [("post", {"kind": "passed"}, PAGE_WRITERS)],
-    "scorepad:deal_edit": [("get", None, PAGE_WRITERS_200)],
-    "scorepad:deal_delete": [("get", None, PAGE_WRITERS_200)],
+    "scorepad:deal_edit": [("get", None, PLAY_WRITERS_200)],
+    "scorepad:deal_delete": [("get", None, PLAY_WRITERS_200)],
     "scorepad:session_status": [("post", {"status": "open"}, PAGE_WRITERS)],
     "scorepad:session_about": [("get", None, PAGE_WRITERS_200),
                                ("post", {"name": "{persona}", "date": "2025-11-23"},
                                 PAGE_WRITERS)],
-    "scorepad:session_card": [("get", None, PAGE_MEMBERS)],
-    "scorepad:session_history": [("get", None, PAGE_MEMBERS)],
-    "scorepad:settlement": [("get", None, PAGE_MEMBERS)],
-    "scorepad:group_sessions": [("get", None, PAGE_MEMBERS)],
-    "scorepad:group_stats": [("get", None, PAGE_MEMBERS)],
-    "scorepad:player": [("get", None, PAGE_MEMBERS)],
+    "scorepad:session_card": [("get", None, SESSION_PAGE)],
+    "scorepad:session_history": [("get", None, SESSION_PAGE)],
+    "scorepad:settlement": [("get", None, SESSION_PAGE)],
+    "scorepad:group_sessions": [("get", None, SESSION_PAGE)],
+    "scorepad:group_stats": [("get", None, GROUP_PAGE)],
+    "scorepad:player": [("get", None, GROUP_PAGE)],
     # viewers may say "this is me" of a player nobody is linked to (editors relink it)
-    "scorepad:player_link": [("post", {"user": "me"}, row(302, 404, 302, 302, 302))],
-    "scorepad:my_stats": [("get", None, PAGE_LOGGED_IN)],
-    "scorepad:sheet": [("get", None, PAGE_MEMBERS)],
-    "scorepad:beat": [("get", None, row(302, 404, 302, 302, 302))],  # moved to the referee
+    "scorepad:player_link": [("post", {"user": "me"}, row(302, 404, 302, 302, 302, 403, 302))],
+    "scorepad:my_stats": [("get", None, PAGE_ACCOUNTS)],
+    "scorepad:sheet": [("get", None, SESSION_PAGE)],
+    # moved to the referee
+    "scorepad:beat": [("get", None, row(302, 404, 302, 302, 302, 302, 302))],
     # the Referee page: a session's for its members (a question of another game: 404),
     # the stand-alone one for anyone
-    "scorepad:session_referee": [("get", None, PAGE_MEMBERS)],
-    **{f"scorepad:session_referee_{tool}": [("get", None, PAGE_MEMBERS),
-                                            ("post", {"trump": "hearts"}, PAGE_MEMBERS)]
+    "scorepad:session_referee": [("get", None, SESSION_PAGE)],
+    **{f"scorepad:session_referee_{tool}": [("get", None, SESSION_PAGE),
+                                            ("post", {"trump": "hearts"}, SESSION_PAGE)]
        for tool in ("trick", "auction")},
-    **{f"scorepad:session_referee_{tool}": [("get", None, row(302, 404, 404, 404, 404))]
+    **{f"scorepad:session_referee_{tool}": [("get", None,
+                                             row(302, 404, 404, 404, 404, 404, 302))]
        for tool in ("mura", "beat", "hand", "pile")},
     "scorepad:referee": [("get", None, EVERYONE_200)],
     **{f"scorepad:referee_{tool}": [("get", None, EVERYONE_200),
@@ -93,26 +118,28 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:watch_link": [("post", None, PAGE_WRITERS)],
     "scorepad:watch": [("get", None, EVERYONE_200)],
     "scorepad:watch_board": [("get", None, EVERYONE_200)],
-    "scorepad:invite_new": [("post", {"role": "viewer"}, row(302, 404, 403, 403, 302))],
-    "scorepad:join": [("get", None, PAGE_LOGGED_IN)],
-    # owners invite accounts (test_invitations.py); a pending invitation of "guest"
-    "scorepad:member_add": [("post", {"username": "guest", "role": "viewer"},
-                             row(302, 404, 403, 403, 302))],
-    "scorepad:invitation_revoke": [("post", None, row(302, 404, 403, 403, 302))],
-    # only the invited account ("guest", none of these) answers its invitation
-    "scorepad:invitation_accept": [("post", None, row(302, 404, 404, 404, 404))],
-    "scorepad:invitation_decline": [("post", None, row(302, 404, 404, 404, 404))],
-    "account": [("get", None, PAGE_LOGGED_IN)],
-    "logout_everywhere": [("post", None, row(302, 302, 302, 302, 302))],
-    "password_change": [("get", None, PAGE_LOGGED_IN)],
-    "password_change_done": [("get", None, PAGE_LOGGED_IN)],
-    "password_reset": [("get", None, row(404, 404, 404, 404, 404))],  # no mail server here
+    "scorepad:invite_new": [("post", {"role": "viewer"},
+                             row(302, 404, 403, 403, 302, 403, 302))],
+    "scorepad:join": [("get", None, PAGE_ACCOUNTS)],
+    # owners invite accounts (test_invitations.py); a pending invitation of "invitee"
+    "scorepad:member_add": [("post", {"username": "invitee", "role": "viewer"},
+                             row(302, 404, 403, 403, 302, 403, 302))],
+    "scorepad:invitation_revoke": [("post", None, row(302, 404, 403, 403, 302, 403, 302))],
+    # only the invited account ("invitee", none of these) answers its invitation
+    "scorepad:invitation_accept": [("post", None, row(302, 404, 404, 404, 404, 403, 302))],
+    "scorepad:invitation_decline": [("post", None, row(302, 404, 404, 404, 404, 403, 302))],
+    "account": [("get", None, PAGE_ACCOUNTS)],
+    "logout_everywhere": [("post", None, row(302, 302, 302, 302, 302, 403, 302))],
+    "password_change": [("get", None, PAGE_ACCOUNTS)],
+    "password_change_done": [("get", None, PAGE_ACCOUNTS)],
+    # no mail server here
+    "password_reset": [("get", None, row(404, 404, 404, 404, 404, 404, 404))],
     "password_reset_done": [("get", None, EVERYONE_200)],
     "password_reset_confirm": [("get", None, EVERYONE_200)],  # "this link does not work"
     "password_reset_complete": [("get", None, EVERYONE_200)],
-    "scorepad:group_import": [("post", None, PAGE_WRITERS_200)],
-    "api:schema": [("get", None, EVERYONE_200)],
-    "api:docs": [("get", None, EVERYONE_200)],
+    "scorepad:group_import": [("post", None, GROUP_WRITERS_200)],
+    "api:schema": [("get", None, row(200, 200, 200, 200, 200, 200, 401))],
+    "api:docs": [("get", None, row(200, 200, 200, 200, 200, 200, 401))],
     "api:rules": [("get", None, EVERYONE_200)],
     "api:mulatschak_deal": [("post", "deal", EVERYONE_200)],
     "api:mulatschak_auction": [("post", "auction", EVERYONE_200)],
@@ -123,39 +150,43 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:muller_matz_hand": [("post", "hand", EVERYONE_200)],
     "api:muller_matz_pile": [("post", "pile", EVERYONE_200)],
     "api:register": [("post", {"username": "new-{persona}", "password": "kartenspiel-2026"},
-                      row(201, 201, 201, 201, 201))],
+                      row(201, 201, 201, 201, 201, 201, 201))],
     "api:token": [("post", {"username": "owner", "password": "s3cret-pass!"}, EVERYONE_200)],
-    "api:token_revoke": [("post", None, row(401, 204, 204, 204, 204))],
+    "api:token_revoke": [("post", None, row(401, 204, 204, 204, 204, 401, 401))],
     "api:password": [("post", {"old_password": "s3cret-pass!",
-                               "new_password": "kartenspiel-2026"}, row(401, 200, 200, 200, 200))],
+                               "new_password": "kartenspiel-2026"}, API_LOGGED_IN)],
     "api:groups": [("get", None, API_LOGGED_IN),
-                   ("post", {"name": "G"}, row(401, 201, 201, 201, 201))],
+                   ("post", {"name": "G"}, row(401, 201, 201, 201, 201, 401, 401))],
     "api:players": [("get", None, API_MEMBERS),
-                    ("post", {"name": "{persona}-api"}, row(401, 404, 403, 201, 201))],
-    "api:player_detail": [("patch", {"name": "Anni"}, row(401, 404, 403, 200, 200)),
-                          ("patch", {"user": "me"}, row(401, 404, 200, 200, 200))],
+                    ("post", {"name": "{persona}-api"},
+                     row(401, 404, 403, 201, 201, 401, 401))],
+    "api:player_detail": [("patch", {"name": "Anni"},
+                           row(401, 404, 403, 200, 200, 401, 401)),
+                          ("patch", {"user": "me"}, API_MEMBERS)],
     "api:members": [("get", None, API_MEMBERS),
-                    ("post", {"username": "guest", "role": "viewer"},
-                     row(401, 404, 403, 403, 202))],
-    "api:group_invitations": [("get", None, row(401, 404, 403, 403, 200))],
-    "api:group_invitation": [("delete", None, row(401, 404, 403, 403, 204))],
+                    ("post", {"username": "invitee", "role": "viewer"},
+                     row(401, 404, 403, 403, 202, 401, 401))],
+    "api:group_invitations": [("get", None, row(401, 404, 403, 403, 200, 401, 401))],
+    "api:group_invitation": [("delete", None, row(401, 404, 403, 403, 204, 401, 401))],
     "api:invitations": [("get", None, API_LOGGED_IN)],
-    "api:invitation_accept": [("post", None, row(401, 404, 404, 404, 404))],
-    "api:invitation_decline": [("post", None, row(401, 404, 404, 404, 404))],
+    "api:invitation_accept": [("post", None, row(401, 404, 404, 404, 404, 401, 401))],
+    "api:invitation_decline": [("post", None, row(401, 404, 404, 404, 404, 401, 401))],
     "api:sessions": [("get", None, API_LOGGED_IN),
-                     ("post", "session", row(401, 404, 403, 201, 201))],
-    "api:session_detail": [("get", None, API_MEMBERS),
-                           ("patch", {"status": "open"}, row(401, 404, 403, 200, 200))],
-    "api:deals": [("get", None, API_MEMBERS),
-                  ("post", {"kind": "passed"}, row(401, 404, 403, 201, 201))],
-    "api:deal_detail": [("get", None, API_MEMBERS),
-                        ("put", played("Anna", EVEN), row(401, 404, 403, 200, 200))],
-    "api:scoreboard": [("get", None, API_MEMBERS)],
-    "api:history": [("get", None, API_MEMBERS)],
-    "api:settlement": [("get", None, API_MEMBERS)],
+                     ("post", "session", row(401, 404, 403, 201, 201, 401, 401))],
+    "api:session_detail": [("get", None, API_TABLE_READS),
+                           ("patch", {"status": "open"},
+                            row(401, 404, 403, 200, 200, 401, 401))],
+    "api:deals": [("get", None, API_TABLE_READS),
+                  ("post", {"kind": "passed"}, row(401, 404, 403, 201, 201, 401, 201))],
+    "api:deal_detail": [("get", None, API_TABLE_READS),
+                        ("put", played("Anna", EVEN),
+                         row(401, 404, 403, 200, 200, 401, 200))],
+    "api:scoreboard": [("get", None, API_TABLE_READS)],
+    "api:history": [("get", None, API_TABLE_READS)],
+    "api:settlement": [("get", None, API_TABLE_READS)],
     "api:player_stats": [("get", None, API_MEMBERS)],
     "api:my_stats": [("get", None, API_LOGGED_IN)],
-    "api:watch_link": [("post", None, row(401, 404, 403, 200, 200))],
+    "api:watch_link": [("post", None, row(401, 404, 403, 200, 200, 401, 401))],
     "api:watch_scoreboard": [("get", None, EVERYONE_200)],
     "api:group_ratings": [("get", None, API_MEMBERS)],
     "api:watch_card": [("get", None, EVERYONE_200)],
@@ -163,45 +194,47 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:session_export": [("get", None, API_MEMBERS)],
     "api:group_export": [("get", None, API_MEMBERS)],
     # a fresh copy of the session's file per persona (a repeat would be a duplicate)
-    "api:session_import": [("post", "import", row(401, 404, 403, 201, 201))],
+    "api:session_import": [("post", "import", row(401, 404, 403, 201, 201, 401, 401))],
     # the group has a session already: writers get past the access check to the 409
-    "api:group_import": [("post", "group_file", row(401, 404, 403, 409, 409))],
+    "api:group_import": [("post", "group_file", row(401, 404, 403, 409, 409, 401, 401))],
     # tournaments: the world's has round 1 open, its tables unfinished (writers get past
     # the access check to the 409); the screen is public
     "api:tournaments": [("get", None, API_LOGGED_IN),
-                        ("post", "tournament", row(401, 404, 403, 201, 201))],
+                        ("post", "tournament", row(401, 404, 403, 201, 201, 401, 401))],
     "api:tournament_detail": [("get", None, API_MEMBERS),
                               ("patch", {"screen_hides_rounds": 0},
-                               row(401, 404, 403, 200, 200))],
+                               row(401, 404, 403, 200, 200, 401, 401))],
     "api:tournament_players": [("get", None, API_MEMBERS),
-                               ("post", {"name": "{persona}-t"}, row(401, 404, 403, 201, 201))],
-    "api:tournament_rounds": [("post", None, row(401, 404, 403, 409, 409))],
-    "api:tournament_round_close": [("post", {"force": False}, row(401, 404, 403, 409, 409))],
+                               ("post", {"name": "{persona}-t"},
+                                row(401, 404, 403, 201, 201, 401, 401))],
+    "api:tournament_rounds": [("post", None, row(401, 404, 403, 409, 409, 401, 401))],
+    "api:tournament_round_close": [("post", {"force": False},
+                                    row(401, 404, 403, 409, 409, 401, 401))],
     "api:tournament_ranking": [("get", None, API_MEMBERS)],
     "scorepad:tournament_screen": [("get", None, EVERYONE_200)],
-    "scorepad:tournament_list": [("get", None, PAGE_MEMBERS),
-                                 ("post", {"name": ""}, row(302, 404, 403, 200, 200))],
-    "scorepad:tournament": [("get", None, PAGE_MEMBERS),
+    "scorepad:tournament_list": [("get", None, GROUP_PAGE),
+                                 ("post", {"name": ""}, GROUP_WRITERS_200)],
+    "scorepad:tournament": [("get", None, GROUP_PAGE),
                             ("post", {"action": "register", "name": "{persona}-door"},
-                             PAGE_WRITERS)],
-    "scorepad:tournament_tables": [("get", None, PAGE_MEMBERS)],
-    "scorepad:seating_plan": [("get", None, row(302, 404, 403, 200, 200))],
+                             GROUP_WRITERS)],
+    "scorepad:tournament_tables": [("get", None, GROUP_PAGE)],
+    "scorepad:seating_plan": [("get", None, GROUP_WRITERS_200)],
     "scorepad:tournament_screen_board": [("get", None, EVERYONE_200)],
     "scorepad:tournament_screen_live": [("get", None, EVERYONE_200)],
     # a tournament on paper: the ranking's files and print page for members, the slips
     # for its directors (a slip without figures comes back with its error: 200)
-    "scorepad:tournament_ranking_file": [("get", None, PAGE_MEMBERS)],
-    "scorepad:tournament_ranking_print": [("get", None, PAGE_MEMBERS)],
-    "scorepad:score_slips": [("get", None, row(302, 404, 403, 200, 200))],
-    "scorepad:slip_entry": [("get", None, row(302, 404, 403, 200, 200)),
-                            ("post", {}, row(302, 404, 403, 200, 200))],
+    "scorepad:tournament_ranking_file": [("get", None, GROUP_PAGE)],
+    "scorepad:tournament_ranking_print": [("get", None, GROUP_PAGE)],
+    "scorepad:score_slips": [("get", None, GROUP_WRITERS_200)],
+    "scorepad:slip_entry": [("get", None, GROUP_WRITERS_200),
+                            ("post", {}, GROUP_WRITERS_200)],
     # a table's phone without an account: the code's address, its form, leaving
-    "scorepad:table_phone": [("get", None, row(302, 302, 302, 302, 302))],
+    "scorepad:table_phone": [("get", None, row(302, 302, 302, 302, 302, 302, 302))],
     "scorepad:table_enter": [("get", None, EVERYONE_200)],
-    "scorepad:table_leave": [("post", None, row(302, 302, 302, 302, 302))],
+    "scorepad:table_leave": [("post", None, row(302, 302, 302, 302, 302, 302, 302))],
 }
 #: Django's admin: only staff get in; everybody here is redirected to its login page.
-ADMIN = row(302, 302, 302, 302, 302)
+ADMIN = row(302, 302, 302, 302, 302, 302, 302)
 
 BODIES = {
     "deal": {"rules": "salzburg", "players": ["A", "B"], "dealer": "B",
@@ -250,10 +283,10 @@ def world() -> dict[str, Any]:
     group = group_with(owner)
     people = {"owner": owner, "stranger": user("stranger"), "viewer": user("viewer"),
               "editor": user("editor")}
-    guest = user("guest")
+    invitee = user("invitee")
     for role in ("viewer", "editor"):
         rosters.member_set(group=group, user=people[role], role=role)
-    invitation = sharing.member_add(group=group, user=guest, role="viewer", by=owner)
+    invitation = sharing.member_add(group=group, user=invitee, role="viewer", by=owner)
     session = session_at(group, owner)
     record(session, owner, played("Anna", EVEN))
     token = sharing.watch_link_create(session=session)
@@ -262,13 +295,28 @@ def world() -> dict[str, Any]:
     from .tournament_play import drawn, tournament
 
     contest = tournament(group, owner, players=4)
-    drawn(contest, owner)
+    table = drawn(contest, owner).tables.get(number=1)
+    record(table.session, owner, {"kind": "passed"})
+    # a phone without an account, its session with a deal, and a tournament it made
+    # before tournaments needed an account
+    from scorepad import guests
+
+    guest = guests.guest_create()
+    guest_session = session_at(guest.group, guest.user)
+    record(guest_session, guest.user, played("Anna", EVEN))
+    people["guest"] = guest.user
     return {"people": people, "group": group, "session": session, "token": token,
             "invite": invite, "player": anna, "invitation": invitation,
-            "tournament": contest}
+            "tournament": contest, "code": table.code,
+            "own": {"guest": {"group": guest.group, "session": guest_session,
+                              "player": guest.group.players.get(name="Anna"),
+                              "tournament": tournament(guest.group, guest.user, players=4)},
+                    "table": {"session": table.session}}}
 
 
-def url_of(name: str, w: dict[str, Any]) -> str:
+def url_of(name: str, w: dict[str, Any], persona: str = "owner") -> str:
+    """``name``'s URL about the world's objects (a guest's and a table's own, for them)."""
+    w = w | w["own"].get(persona, {})
     kwargs: dict[str, Any] = {}
     pattern = next(p for p in _patterns() if p[0] == name)[1]
     for key, value in (("group_id", w["group"].pk), ("session_id", w["session"].pk),
@@ -284,7 +332,7 @@ def url_of(name: str, w: dict[str, Any]) -> str:
                            else w["tournament"].screen_token if "tournament" in name
                            else w["token"])
     if "<token:code>" in pattern:  # table 1's code of the open round
-        kwargs["code"] = w["tournament"].round_set.get().tables.get(number=1).code
+        kwargs["code"] = w["code"]
     if "<uidb64>/<token>" in pattern:  # a reset link that does not work
         kwargs |= {"uidb64": "MQ", "token": "set-password"}
     return reverse(name, kwargs=kwargs)
@@ -307,7 +355,15 @@ def _patterns() -> list[tuple[str, str]]:
     return out
 
 
-def client_for(persona: str, w: dict[str, Any]) -> Client:
+def client_for(persona: str, w: dict[str, Any], api: bool = False) -> Client:
+    """A phone of ``persona``: logged in, or a table's (its code in the cookie of the
+    table's pages; in the API as ``Authorization: Table <code>``)."""
+    if persona == "table":
+        if api:
+            return Client(HTTP_AUTHORIZATION=f"Table {w['code']}")
+        client = Client()
+        assert client.get(f"/t/{w['code']}/").status_code == 302
+        return client
     client = Client()
     if persona != "anonymous":
         client.force_login(w["people"][persona])
@@ -315,6 +371,7 @@ def client_for(persona: str, w: dict[str, Any]) -> Client:
 
 
 def body_for(name: str, body: Any, persona: str, w: dict[str, Any]) -> Any:
+    w = w | w["own"].get(persona, {})
     if body == "import":
         from scorepad.transfer import exporting
 
@@ -341,10 +398,10 @@ def body_for(name: str, body: Any, persona: str, w: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("name", sorted(ACCESS))
 def test_each_url_answers_each_persona_as_classified(name, world):
-    url = url_of(name, world)
     for method, body, expected in ACCESS[name]:
         for persona in PERSONAS:
-            client = client_for(persona, world)
+            url = url_of(name, world, persona)
+            client = client_for(persona, world, api=name.startswith("api:"))
             data = body_for(name, body, persona, world)
             if name.startswith("api:") and data is not None:
                 response = getattr(client, method)(url, json.dumps(data),

@@ -1,4 +1,5 @@
-"""Two (or twenty) phones writing at once: exactly one wins, nothing is lost or doubled.
+"""Two (or twenty) phones writing at once: exactly one wins, nothing is lost or doubled;
+a burst of requests from one address gets a limit's count and no more.
 
 Real threads, each with its own database connection, against the suite's database
 (a file for SQLite, so that connections share it; PostgreSQL in CI).
@@ -12,11 +13,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from scorepad.models import Deal, DealEvent
+from scorepad.models import Deal, DealEvent, Guest, Session
 
 from .factories import EVEN, group_with, played, record, session_at, user
 
@@ -103,3 +105,57 @@ def test_racing_writers_without_numbers_each_record_in_turn(setup):
     results = race(8, lambda i: post(setup, url, {"kind": "passed"}))
     assert Counter(getattr(r, "status_code", repr(r)) for r in results) == {201: 8}
     assert sorted(Deal.objects.values_list("number", flat=True)) == list(range(1, 9))
+
+
+# --- limits per address: no burst passes them (scorepad/limits.py) ---------------------------
+
+BURST = 30
+
+
+def test_a_burst_of_starts_without_an_account_gets_the_limit_and_no_more(settings):
+    settings.SCHREIBER_GUEST_SESSIONS_PER_HOUR = 20
+    start = {"preset": "salzburg", "seat_0": "Anna", "seat_1": "Bert", "seat_2": "Cilli",
+             "seat_3": "Dominik"}
+    results = race(BURST, lambda i: Client().post("/play/", start, REMOTE_ADDR="203.0.113.30"))
+    statuses = Counter(getattr(r, "status_code", repr(r)) for r in results)
+    assert statuses == {302: 20, 429: BURST - 20}, statuses
+    assert Session.objects.count() == 20 and Guest.objects.count() == 20
+
+
+def test_a_burst_of_sign_ups_gets_the_limit_and_no_more(settings):
+    settings.SCHREIBER_SIGNUPS_PER_HOUR = 10
+
+    def sign_up(i: int) -> Any:
+        return Client().post("/api/v1/auth/register",
+                             json.dumps({"username": f"burst{i}", "password": "kartenspiel-2026"}),
+                             content_type="application/json", REMOTE_ADDR="203.0.113.31")
+
+    statuses = Counter(getattr(r, "status_code", repr(r)) for r in race(BURST, sign_up))
+    assert statuses == {201: 10, 429: BURST - 10}, statuses
+    assert get_user_model().objects.filter(username__startswith="burst").count() == 10
+
+
+def test_a_burst_of_guessed_passwords_gets_the_lockouts_five_guesses(settings, monkeypatch):
+    User = get_user_model()
+    user("anna")
+    checked = []
+    check_password = User.check_password
+
+    def counted(self: Any, raw: str) -> bool:
+        checked.append(raw)
+        return bool(check_password(self, raw))
+
+    monkeypatch.setattr(User, "check_password", counted)
+
+    def guess(i: int) -> Any:
+        return Client().post("/api/v1/auth/token",
+                             json.dumps({"username": "anna", "password": f"guess-{i}"}),
+                             content_type="application/json", REMOTE_ADDR="203.0.113.32")
+
+    statuses = Counter(getattr(r, "status_code", repr(r)) for r in race(BURST, guess))
+    assert len(checked) == settings.AXES_FAILURE_LIMIT, statuses
+    assert set(statuses) == {400, 429}, statuses
+    right = Client().post("/api/v1/auth/token",
+                          json.dumps({"username": "anna", "password": "s3cret-pass!"}),
+                          content_type="application/json", REMOTE_ADDR="203.0.113.32")
+    assert right.status_code == 429

@@ -3,6 +3,7 @@ signing up keeps the sessions (all or nothing), the limit per address, the clean
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from io import StringIO
 from typing import Any
@@ -157,6 +158,106 @@ def test_the_dashboard_of_a_guest_offers_signing_up_and_no_groups():
     page = phone.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert 'id="guest"' in page and f"/sessions/{session.pk}/" in page
     assert f'href="/groups/{session.group_id}/"' not in page
+
+
+# --- tournaments need an account --------------------------------------------------------------
+
+TOURNAMENT = {"name": "Preis-Mulatschak", "game": "mulatschak", "preset": "geiser",
+              "rounds": "50", "round_ends": "game", "table_size": "4",
+              "scoring": "placement", "draw": "random"}
+
+
+@pytest.mark.parametrize("language", ["en", "de", "hu"])
+def test_a_guest_gets_the_page_that_offers_sign_up_instead_of_tournaments(language):
+    phone, session = playing()
+    response = phone.get(f"/groups/{session.group_id}/tournaments/",
+                         HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert 'href="/signup/"' in page
+    words = {"en": "tournaments", "de": "Turniere", "hu": "versenyekhez"}[language]
+    assert words in page
+
+
+def test_a_guest_makes_no_tournament_and_through_none_any_session():
+    from scorepad.models import Tournament
+
+    phone, session = playing()
+    response = phone.post(f"/groups/{session.group_id}/tournaments/", TOURNAMENT)
+    assert response.status_code == 403
+    assert not Tournament.objects.exists() and Session.objects.count() == 1
+
+
+def test_a_guests_tournament_from_before_is_closed_to_it_and_draws_nothing():
+    """A tournament a guest made before tournaments needed an account: none of its pages
+    open to the guest, and no round is drawn (every round would be sessions)."""
+    from .tournament_play import tournament
+
+    phone, session = playing()
+    guest = Guest.objects.get()
+    contest = tournament(session.group, guest.user, players=8)
+    base = f"/tournaments/{contest.pk}/"
+    for path in (base, base + "tables", base + "ranking.csv", base + "ranking/print"):
+        assert phone.get(path).status_code == 403, path
+    assert phone.post(base, {"action": "draw"}).status_code == 403
+    assert phone.post(base, {"action": "register", "name": "Xaver"}).status_code == 403
+    assert not contest.round_set.exists() and Session.objects.count() == 1
+    assert phone.get(f"/screen/{contest.screen_token}/").status_code == 200  # public
+
+
+def test_the_api_knows_no_guest_for_tournaments():
+    phone, session = playing()
+    assert phone.get("/api/v1/tournaments/").status_code == 401
+    made = phone.post("/api/v1/tournaments/", {**TOURNAMENT, "group": session.group_id,
+                                               "rounds": 2, "table_size": 4},
+                      content_type="application/json")
+    assert made.status_code in (401, 403)
+    from scorepad.models import Tournament
+
+    assert not Tournament.objects.exists()
+
+
+def test_even_a_guest_the_api_knew_would_be_refused_what_needs_an_account():
+    """AccountRequired, the API's side of account_required: should a guest ever be
+    somebody to the API (it is nobody to it now), groups and tournaments stay closed."""
+    from rest_framework.test import APIRequestFactory, force_authenticate
+
+    from scorepad.api import group_views, tournament_views
+
+    _phone, session = playing()
+    guest = Guest.objects.get().user
+    factory = APIRequestFactory()
+    for view, path in ((tournament_views.tournaments, "/api/v1/tournaments/"),
+                       (group_views.groups, "/api/v1/groups/")):
+        request = factory.get(path)
+        force_authenticate(request, user=guest)
+        assert view(request).status_code == 403, path
+
+
+def test_a_guests_past_sessions_offer_nothing_that_needs_an_account():
+    phone, session = playing()
+    response = phone.get(f"/groups/{session.group_id}/sessions/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f"/sessions/{session.pk}/" in page
+    assert f'href="/groups/{session.group_id}/"' not in page
+    assert f"/groups/{session.group_id}/stats/" not in page
+
+
+def test_same_players_new_session_counts_against_the_guest_limit(settings):
+    settings.SCHREIBER_GUEST_SESSIONS_PER_HOUR = 2
+    phone, first = playing("203.0.113.40")
+    phone.post(f"/sessions/{first.pk}/status", {"status": "closed"})
+    page = phone.get(f"/sessions/{first.pk}/").content.decode()
+    form = page[page.index('<section class="again"'):]
+    again = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"',
+                            form[:form.index("</form>")]))
+    del again["csrfmiddlewaretoken"]
+    assert again["seat_0"] == "Anna"
+    assert phone.post("/sessions/new/", again, REMOTE_ADDR="203.0.113.40").status_code == 302
+    refused = phone.post("/sessions/new/", again, REMOTE_ADDR="203.0.113.40")
+    assert refused.status_code == 429
+    assert Session.objects.count() == 2
 
 
 # --- signing up keeps the sessions ---------------------------------------------------------

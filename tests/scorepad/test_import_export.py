@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any
 
 import pytest
@@ -392,9 +393,42 @@ def test_the_csv_has_a_row_per_deal_with_points_and_running_scores(anna):
     assert len(rows) == 3
 
 
-def test_the_csv_quotes_names_a_spreadsheet_would_run(anna):
-    session = session_at(group_with(anna), anna, seats=["=SUM(A1)", "Bert"], dealer="Bert")
-    assert "'=SUM(A1)" in exporting.session_csv(session)
+#: Names a spreadsheet would run as a formula, one a seat (none a number, so that a
+#: figure and a name cannot be taken for each other when read back).
+FORMULAS = ['=HYPERLINK("http://x","y")', "+Anna", "-Bert", "@SUM(1)"]
+
+
+def _deal_of(game: str, step: int) -> dict[str, Any]:
+    """A deal of ``game`` at a table of FORMULAS (the first ones of it for Müller Matz)."""
+    if game == "mura":
+        tricks, figures = MURA_DEALS[step % len(MURA_DEALS)]
+        return {"tricks": dict(zip(FORMULAS, tricks, strict=True)),
+                "figures": dict(zip(FORMULAS, figures, strict=True))}
+    if game == "muller_matz":
+        return {"loser": FORMULAS[step % 3]}
+    return played(FORMULAS[step % 4], {n: 2 if i == step % 4 else 1
+                                       for i, n in enumerate(FORMULAS)})
+
+
+@pytest.mark.parametrize("game", ["mulatschak", "mura", "muller_matz"])
+def test_each_games_csv_escapes_names_a_spreadsheet_would_run_and_keeps_numbers(anna, game):
+    seats = FORMULAS[:3] if game == "muller_matz" else FORMULAS
+    preset = "salzburg" if game == "mulatschak" else game
+    session = services.session_start(group=group_with(anna), user=anna, preset=preset,
+                                      overrides=None, seats=seats, dealer=seats[-1],
+                                      game=game)
+    for step in range(3):
+        record(session, anna, _deal_of(game, step))
+    rows = list(csv.reader(io.StringIO(exporting.session_csv(session))))
+    runs = [c for row in rows for c in row if c.startswith(("=", "+", "-", "@"))
+            and not re.fullmatch(r"-?[0-9]+", c)]
+    assert runs == []  # only a number may begin so: a name comes behind an apostrophe
+    assert all(any(c.startswith("'" + name) for c in rows[0]) for name in seats)
+    assert any(c == "'" + seats[0] for row in rows[1:] for c in row)  # a dealer or loser
+    figures = [c for row in rows[1:] for c in row if re.fullmatch(r"'?-?[0-9]+", c)]
+    assert figures and not [c for c in figures if c.startswith("'")]
+    if game == "mulatschak":
+        assert any(c.startswith("-") for c in figures)  # a loss, a number still
 
 
 def test_mura_and_muller_matz_csvs_have_their_own_columns(anna):

@@ -390,3 +390,77 @@ def test_each_games_scoreboard_matches_exactly_one_shape_of_the_schema(schema, g
     fits = [s for s in shapes if not list(jsonschema.Draft202012Validator(
         strict(copy.deepcopy(s), schema["components"]["schemas"])).iter_errors(board))]
     assert len(fits) == 1, (game, board)
+
+
+# --- the schema states what validation checks, where OpenAPI can ---------------------------------
+
+
+def _request_schema(schema: dict[str, Any], name: str, *path: str) -> Any:
+    components = schema["components"]["schemas"]
+    node = components[name]
+    for key in path:
+        node = node[key]
+    return jsonschema.Draft202012Validator(as_published(node, components))
+
+
+@pytest.mark.parametrize(("component", "field"), [("RegisterInRequest", "password"),
+                                                  ("PasswordInRequest", "new_password")])
+def test_the_schema_refuses_a_new_password_of_digits_alone_as_the_server_does(
+        schema, component, field):
+    allowed = _request_schema(schema, component, "properties", field)
+    for digits in ("12345678", "١٢٣٤٥٦٧٨", "²³¹12345"):
+        assert not allowed.is_valid(digits), digits
+    for fine in ("1234567x", "kartenspiel-2026", "12345678 "):
+        assert allowed.is_valid(fine), fine
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError
+
+    for digits in ("12345678", "١٢٣٤٥٦٧٨", "²³¹12345"):
+        with pytest.raises(ValidationError):
+            validate_password(digits)
+
+
+def test_an_all_digit_password_is_refused_naming_the_field_in_the_users_language():
+    answer = Client().post("/api/v1/auth/register",
+                           json.dumps({"username": "zahl", "password": "20262026"}),
+                           content_type="application/json", HTTP_ACCEPT_LANGUAGE="de")
+    assert answer.status_code == 400
+    assert list(answer.json()["errors"]) == ["password"]
+    assert "numerisch" in json.dumps(answer.json(), ensure_ascii=False)
+
+
+def _exchanges() -> list[dict[str, Any]]:
+    """An exchange of every form with every combination of the record's fields (and a
+    value of the wrong kind for each)."""
+    from itertools import combinations
+
+    from referee.exchange import Form
+
+    values = {"cards": 2, "face_up": 1, "face_up_kept": 0, "refused": True}
+    wrong = {"cards": True, "face_up": -1, "face_up_kept": "1", "refused": 1}
+    out = []
+    for form in [*Form, "swap"]:
+        for n in range(len(values) + 1):
+            for names in combinations(values, n):
+                out.append({"form": str(form), **{k: values[k] for k in names}})
+                out += [{"form": str(form), **{k: values[k] for k in names}, bad: wrong[bad]}
+                        for bad in names]
+    return out + [{}, {"cards": 2}]
+
+
+def test_the_schema_of_an_exchange_takes_exactly_what_the_referee_takes(schema):
+    from referee.exchange import exchange_from_dict
+    from referee.violations import RuleError
+
+    allowed = _request_schema(schema, "MulatschakDealPostRequest", "properties", "exchanges",
+                              "additionalProperties")
+    differ = []
+    for exchange in _exchanges():
+        try:
+            exchange_from_dict(exchange, maximum=99)
+            taken = True
+        except RuleError:
+            taken = False
+        if allowed.is_valid(exchange) != taken:
+            differ.append((exchange, "taken" if taken else "refused"))
+    assert differ == []

@@ -116,3 +116,12 @@ def test_the_screen_speaks_each_language(phone, group, language, word):
     html = Client().get(f"/screen/{t.screen_token}/",
                         HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert word in html and 'name="viewport"' in html
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "without names"), ("de", "ohne Namen"), ("hu", "nevek nélkül")])
+def test_the_director_reads_beside_the_hiding_what_it_hides(phone, group, language, words):
+    t = _made(phone, group)
+    html = phone.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    form = html[html.index('name="hide"'):]
+    assert words in form[:form.index("<h2")]

@@ -255,3 +255,30 @@ def test_a_mura_slip_says_which_figures_its_last_row_takes(phone, anna):
     html = phone.get(f"/tournaments/{t.pk}/rounds/1/slips",
                      HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert html.count("Ende: von jedem Spieler Mura, Nuller.") == 2
+
+
+#: Names a spreadsheet would run as a formula (issue 31: they came out as they are).
+FORMULAS = ['=HYPERLINK("http://x","y")', "+1", "-1", "@SUM(1)"]
+
+
+def test_the_csv_ranking_escapes_names_a_spreadsheet_would_run_and_keeps_numbers(phone, anna):
+    from decimal import Decimal
+
+    t = tournament(group_with(anna), anna, players=4, rounds=1)
+    for name in FORMULAS:
+        tour.entrant_register(tournament=t, name=name)
+    for table in drawn(t, anna).tables.select_related("session"):
+        finish_game(table.session, anna, seats(table.session)[0])
+    tour.round_close(tournament=t, number=1)
+    answer = phone.get(f"/tournaments/{t.pk}/ranking.csv")
+    lines = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig"))))[1:]
+    assert sorted(line[1] for line in lines if line[1].startswith("'")) == sorted(
+        "'" + name for name in FORMULAS)
+    for line in lines:
+        place, number, points, score, wins, table, round_place, round_points, round_score = (
+            line[0], line[2], line[3], line[4], line[5], *line[6:10])
+        for figure in (place, number, wins, table, round_place):
+            assert figure.isdigit(), line
+        for figure in (points, score, round_points, round_score):
+            Decimal(figure)  # a number as written, never an apostrophe before it
+    assert any(line[4].startswith("-") for line in lines)  # a negative score, unescaped

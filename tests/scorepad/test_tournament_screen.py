@@ -16,16 +16,21 @@ from .tournament_play import drawn, finish_game, record, seats, sweep, tournamen
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def evening(anna):
-    """Eight players, round 1 closed (both tables finished), round 2 open."""
-    t = tournament(group_with(anna), anna, players=8, rounds=3)
+def _second_round_open(anna, draw):
+    """Eight players, round 1 closed (both tables finished by their first seat), round 2
+    drawn (``draw``: random, or by standing) and open."""
+    t = tournament(group_with(anna), anna, players=8, rounds=3, draw=draw)
     for table in drawn(t, anna).tables.select_related("session"):
         finish_game(table.session, anna, seats(table.session)[0])
     tour.round_close(tournament=t, number=1)
     drawn(t, anna, seed=2)
     t.refresh_from_db()
     return t
+
+
+@pytest.fixture
+def evening(anna):
+    return _second_round_open(anna, "random")
 
 
 def _parts(t):
@@ -94,3 +99,66 @@ def test_the_screen_page_carries_both_parts_and_a_wrong_token_finds_neither(even
     wrong = "x" * 43
     assert Client().get(f"/screen/{wrong}/live").status_code == 404
     assert Client().get(f"/screen/{wrong}/board").status_code == 404
+
+
+# --- what the screen keeps to itself while rounds are hidden -----------------------------------
+
+
+@pytest.fixture
+def swiss(anna):
+    """Round 2 drawn from round 1's standings (Swiss: the winners together)."""
+    return _second_round_open(anna, "swiss")
+
+
+def _round_names(t, number):
+    return {name for table in t.round_set.get(number=number).tables.all()
+            for name in seats(table.session)}
+
+
+def test_while_rounds_are_hidden_the_tables_drawn_from_them_show_no_names(swiss):
+    tour.tournament_change(tournament=swiss, screen_hides_rounds=1)
+    _board, live = _parts(swiss)
+    names = _round_names(swiss, 2)
+    for page in (Client().get(live), Client().get(f"/screen/{swiss.screen_token}/")):
+        assert page.status_code == 200
+        text = page.content.decode()
+        part = text[text.index('<section id="screen-live"'):]
+        part = part[:part.index("</section>")]
+        assert not [name for name in names if name in part], part
+        assert "Seat 1" in part and "Table 2" in part  # the tables and their live scores stay
+
+
+def test_the_tables_show_their_names_again_once_nothing_is_hidden(swiss):
+    _board, live = _parts(swiss)
+    text = Client().get(live).content.decode()
+    assert all(name in text for name in _round_names(swiss, 2)) and "Seat 1" not in text
+
+
+def test_a_random_draw_reveals_no_standings_and_keeps_its_names(evening):
+    tour.tournament_change(tournament=evening, screen_hides_rounds=1)
+    _board, live = _parts(evening)
+    text = Client().get(live).content.decode()
+    assert all(name in text for name in _round_names(evening, 2))
+
+
+def test_the_screens_etags_name_neither_the_tournament_nor_its_version(evening):
+    board, live = _parts(evening)
+    for part in (board, live):
+        etag = Client().get(part)["ETag"]
+        assert f"t{evening.pk}" not in etag and f"v{evening.version}" not in etag, etag
+        assert "ranking" not in etag and "live" not in etag, etag
+
+
+def test_a_correction_in_a_hidden_round_changes_nothing_the_screen_shows(swiss, anna):
+    tour.tournament_change(tournament=swiss, screen_hides_rounds=1)
+    board, live = _parts(swiss)
+    before = {part: Client().get(part) for part in (board, live)}
+    session = swiss.round_set.get(number=1).tables.get(number=1).session
+    services.deal_delete(session=session, user=anna, number=2)
+    swiss.refresh_from_db()
+    for part in (board, live):
+        again = Client().get(part, HTTP_IF_NONE_MATCH=before[part]["ETag"])
+        assert again.status_code == 304, part
+        fresh = Client().get(part)
+        assert fresh["ETag"] == before[part]["ETag"] and fresh.content == before[part].content
+

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from referee.exchange import Form, exchange_from_dict, exchange_to_dict
+from referee.exchange import FORM_FIELDS, FORM_REQUIRED, Form, exchange_from_dict, exchange_to_dict
 from referee.rules import OVERRIDES_SCHEMA as MULATSCHAK_OVERRIDES
 from referee.rules import PRESETS, mulatschak_rules
 from referee.violations import RuleError
@@ -75,22 +75,23 @@ class CallIn(Shape):
 MAX_EXCHANGE_COUNT = 99
 
 _COUNT_SCHEMA = {"type": "integer", "minimum": 0, "maximum": MAX_EXCHANGE_COUNT}
+#: One player's exchange: a shape per form, with that form's fields alone (the referee's
+#: FORM_FIELDS and FORM_REQUIRED), so that the schema allows what exchange_from_dict takes.
 _EXCHANGE_SCHEMA = {
-    "type": "object",
     "description": (
         "One player's exchange by form (/rules/#exchange): plain (cards; face_up, face_up_kept for "
         "the declarer's chain on sight), on_sight (refused), ace_five, seven_six, bridge "
         "(face_up, default 1)."
     ),
-    "properties": {
-        "form": {"type": "string", "enum": [str(f) for f in Form]},
-        "cards": _COUNT_SCHEMA,
-        "face_up": _COUNT_SCHEMA,
-        "face_up_kept": _COUNT_SCHEMA,
-        "refused": {"type": "boolean"},
-    },
-    "required": ["form"],
-    "additionalProperties": False,
+    "oneOf": [
+        {"type": "object",
+         "properties": {"form": {"type": "string", "enum": [str(form)]},
+                        **{name: {"type": "boolean"} if name == "refused" else _COUNT_SCHEMA
+                           for name in FORM_FIELDS[form]}},
+         "required": ["form", *FORM_REQUIRED[form]],
+         "additionalProperties": False}
+        for form in Form
+    ],
 }
 
 
