@@ -3,9 +3,10 @@
 Inside the referee a seated player is named by their player id (as text): renaming a
 player changes no recorded deal. ``Names`` translates between the names people type and
 those ids; ``Loaded`` is the session row with its seats (read once: seats never change
-after the start) and, once somebody asked, the number of its last deal. Views build it
-once per request and hand it to the services and games; nothing is remembered on the
-row itself (the deal write's locking read brings the seats along, as a value of its own:
+after the start) and, once somebody asked, what it stands at (``SessionState``: the next
+deal's number, the running state and the version, of one moment). Views build it once
+per request and hand it to the services and games; nothing is remembered on the row it
+was given (the deal write's locking read brings the seats along, as a value of its own:
 ``dealwrite.LockedSession``).
 """
 
