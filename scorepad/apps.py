@@ -25,6 +25,7 @@ class ScorepadConfig(AppConfig):
 
     def ready(self) -> None:
         from django.urls import register_converter
+        from django.urls.converters import get_converters
 
         from . import games
         from .cache import grants, logins
@@ -35,5 +36,7 @@ class ScorepadConfig(AppConfig):
 
         grants.connect()
         logins.connect()
-        # ``<token:...>`` in the URLs (pages and API): a token or 404, before any view
-        register_converter(TokenConverter, "token")
+        # ``<token:...>`` in the URLs (pages and API): a token or 404, before any view (once:
+        # ready() runs again whenever a test installs other apps, a game among them)
+        if "token" not in get_converters():
+            register_converter(TokenConverter, "token")

@@ -86,6 +86,13 @@ def _client(request: HttpRequest) -> Address | None:
     return peer
 
 
+def forwarded_by_trusted_proxy(request: HttpRequest) -> bool:
+    """Are the X-Forwarded-* headers of ``request`` the reverse proxy's? Only behind it
+    (``DJANGO_BEHIND_PROXY=1``) and only when the connection comes from a trusted proxy."""
+    return bool(getattr(settings, "SCHREIBER_BEHIND_PROXY", False)) and _trusted(
+        _address(request.META.get("REMOTE_ADDR") or ""))
+
+
 def client_address(request: HttpRequest) -> str:
     """The address the request is counted by (the module's docstring): an IPv4 address,
     or the first address of the client's IPv6 network; the connection's address as it

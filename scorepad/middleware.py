@@ -17,8 +17,26 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
+from . import limits
 from .cache.grants import CacheRefused
 from .errors import Busy
+
+
+class ForwardedHeadersMiddleware:
+    """Behind the reverse proxy, X-Forwarded-Proto (whether the request came over https:
+    SECURE_PROXY_SSL_HEADER, and with it the https redirect and the secure cookies) and
+    X-Forwarded-For count only from a trusted proxy (docs/deploy.md, "nginx" under "6.
+    gunicorn under systemd"), as gunicorn's ``forwarded_allow_ips`` has them: from any
+    other peer they are dropped before anything reads them."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if settings.SCHREIBER_BEHIND_PROXY and not limits.forwarded_by_trusted_proxy(request):
+            request.META.pop("HTTP_X_FORWARDED_PROTO", None)
+            request.META.pop("HTTP_X_FORWARDED_FOR", None)
+        return self.get_response(request)
 
 
 def too_large_message() -> str:

@@ -35,17 +35,15 @@ from .accounts import phone_owner
 SHELL = ("schreiber.css", "schreiber.js", "outbox.js", "entry.js", "cardpicker.js", "referee.js",
          "favicon.svg", "icons/icon-192.png", "icons/icon-512.png",
          "scorer.js", "provisional.js", "offline.js")
-#: Each game's scripts of the phone's scorer (scorepad/games/finder.py serves them).
+#: Each game's scripts of the phone's scorer (its app's static files, games/<game>/...).
 GAME_SHELL = ("rules-data.js", "scorer.js", "phone.js")
 
 
 def shell_urls() -> list[str]:
-    from .games.finder import PREFIX
-    from .games.scorerdata import with_scorer
+    from .games.scorerdata import static_name, with_scorer
 
     urls = [static(name) for name in SHELL]
-    urls += [static(f"{PREFIX}/{game.NAME}/{name}") for game in with_scorer()
-             for name in GAME_SHELL]
+    urls += [static(static_name(game, name)) for game in with_scorer() for name in GAME_SHELL]
     urls += re.findall(r'src="([^"]+)"', str(htmx_script()))
     return urls
 

@@ -62,6 +62,16 @@ ALLOWED_HOSTS = [
     if h.strip()
 ]
 
+#: The games this Schreiber keeps score for: one package each, in the order the pages offer
+#: them (scorepad.games reads this; docs/games.md, "Adding a game"). Each is a Django app,
+#: installed below: its templates, static files and translations are found as any app's.
+#: Nothing else names a game.
+SCHREIBER_GAMES = [
+    "scorepad.games.mulatschak",
+    "scorepad.games.mura",
+    "scorepad.games.muller_matz",
+]
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -79,9 +89,12 @@ INSTALLED_APPS = [
     "csp",
     "axes",
     "scorepad",
+    *SCHREIBER_GAMES,
 ]
 
 MIDDLEWARE = [
+    # First: what a proxy says (https? which client?) only from a trusted proxy.
+    "scorepad.middleware.ForwardedHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "scorepad.middleware.BodyLimitMiddleware",
     # Pages compress ~4× (bench/page_weight.py); Django pads compressed answers against
@@ -109,13 +122,6 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "scorepad.urls"
 
-#: The games this Schreiber keeps score for: one package each, in the order the pages offer
-#: them (scorepad.games reads this; README: "Adding a game"). Nothing else names a game.
-SCHREIBER_GAMES = [
-    "scorepad.games.mulatschak",
-    "scorepad.games.mura",
-    "scorepad.games.muller_matz",
-]
 WSGI_APPLICATION = "scorepad.wsgi.application"
 
 TEMPLATES = [
@@ -123,14 +129,12 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
-            # What template_partials would set up by itself (its loader around Django's two
-            # default loaders, cached), and after those the one that finds a game's own
-            # templates in its package.
+            # What template_partials would set up by itself: its loader around Django's two
+            # default loaders, cached (the second finds each game's templates in its app).
             "loaders": [("template_partials.loader.Loader", [
                 ("django.template.loaders.cached.Loader", [
                     "django.template.loaders.filesystem.Loader",
                     "django.template.loaders.app_directories.Loader",
-                    "scorepad.games.loader.Loader",
                 ]),
             ])],
             "context_processors": [
@@ -243,13 +247,6 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-#: Besides static/, each game's own static files (its scorer for the phone) from its
-#: package, under games/<game>/ (scorepad/games/finder.py).
-STATICFILES_FINDERS = [
-    "django.contrib.staticfiles.finders.FileSystemFinder",
-    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    "scorepad.games.finder.Finder",
-]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

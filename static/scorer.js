@@ -1,8 +1,8 @@
 // The phone's scorer: what the server's board would show after the deals this phone holds,
 // computed on the phone with the session's frozen rules (README: "What runs where").
 //
-// This file knows no game. Each game's package brings two scripts of its own (served under
-// /static/games/<game>/, found by scorepad/games/finder.py): rules-data.js, GENERATED from
+// This file knows no game. Each game's package brings two scripts of its own (its app's
+// static files, served under /static/games/<game>/): rules-data.js, GENERATED from
 // the referee by `manage.py scorer_data` (its presets, parameters, codes and constants:
 // never typed in twice), and scorer.js, the referee's logic written out in JavaScript,
 // which registers itself here. The server stays the authority: whatever this computes is
@@ -151,8 +151,9 @@
   // --- a violation in words ----------------------------------------------------------------
 
   // A violation in the server's words (scorepad/messages.py, violation_message), from the
-  // templates it chooses from (``words``: messages.violation_words, in the page's language,
-  // which names ``language``); tests/scorepad/test_scorer.py compares the two.
+  // templates it chooses from (``words``: messages.violation_words of the session's game, in
+  // the page's language, which names ``language``); tests/scorepad/test_scorer.py compares
+  // the two. Every code the game's rules report has its words there.
   function fields(template) {
     const out = [];
     String(template).replace(/\{(\w+)\}/g, function (m, k) { out.push(k); return m; });
@@ -173,12 +174,11 @@
   function worded(words, v, language) {
     const raw = Object.assign({ player: v.player || "" }, v.params || {});
     const template = words.codes[v.code];
-    if (template === undefined) return fill(words.unknown, { code: v.code });
     const values = Object.assign({}, raw);   // codes among the values, as words
-    if (typeof values.form === "string" && has(words.forms, values.form)) values.form = words.forms[values.form];
-    if (v.code === "seven_six_not_bells" && typeof values.trump === "string" && has(words.suits, values.trump)) {
-      values.trump = words.suits[values.trump];
-    }
+    Object.keys(values).forEach(function (name) {
+      const texts = words.values[name];
+      if (texts && typeof values[name] === "string" && has(texts, values[name])) values[name] = texts[values[name]];
+    });
     const by = words.by_value[v.code];
     if (by && has(raw, by[0])) {
       const value = raw[by[0]];

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from referee.violations import RuleError, Violation
 from scorepad import games
 from scorepad.fields import raise_rule_error
-from scorepad.messages import violation_json
+from scorepad.messages import Wording, violation_json
 
 from . import referee_serializers as s
 from .errors import validation_response
@@ -40,8 +40,12 @@ def validated(serializer_class: type[serializers.Serializer], request: Request) 
     return serializer.validated_data
 
 
-def violations_response(violations: tuple[Violation, ...], **extra: Any) -> Response:
-    body = {"legal": False, "violations": [violation_json(v) for v in violations], **extra}
+def violations_response(violations: tuple[Violation, ...], wording: Wording,
+                        **extra: Any) -> Response:
+    """422 with every violation, each in the words of the game that asked (its
+    ``WORDING``)."""
+    body = {"legal": False, "violations": [violation_json(v, wording) for v in violations],
+            **extra}
     return Response(body, status=422)
 
 

@@ -68,9 +68,11 @@ def session_out(loaded: Loaded) -> dict[str, Any]:
     }).data
 
 
-def _violations(names: Names, error: services.RulesBroken) -> Response:
+def _violations(loaded: Loaded, error: services.RulesBroken) -> Response:
+    wording = games.of(loaded.session).WORDING
     body = {"legal": False, "number": error.number,
-            "violations": [violation_json(names.violation(v)) for v in error.violations]}
+            "violations": [violation_json(loaded.names.violation(v), wording)
+                           for v in error.violations]}
     return Response(sp.DealViolationsOut(body).data, status=422)
 
 
@@ -209,7 +211,7 @@ def deals(request: Request, session_id: int) -> Response:
                              data=request.data, number=_guard(request.data, "number"),
                              answer=answer)
     except services.RulesBroken as e:
-        return _violations(Loaded.of(session_for(request.user, session_id, WRITE)).names, e)
+        return _violations(Loaded.of(session_for(request.user, session_id, WRITE)), e)
     except services.Conflict as e:
         loaded = Loaded.of(session_for(request.user, session_id, WRITE))
         return _conflict(loaded, games.of(loaded.session), e)
@@ -257,7 +259,7 @@ def deal_detail(request: Request, session_id: int, number: int) -> Response:
         else:
             services.deal_delete(session=loaded, user=request.user, number=number)
     except services.RulesBroken as e:
-        return _violations(loaded.names, e)
+        return _violations(loaded, e)
     except services.Conflict as e:
         return _conflict(loaded, game, e)
     except services.InputError as e:

@@ -4,12 +4,15 @@ a session plays.
 Everything that differs from game to game lives in the game's package: how a deal is
 checked and stored, how it is played through the referee, the scoreboard, the money, the
 statistics, the paper sheet and chart, the CSV, the deal form and its live check, and the
-API's shapes, its templates (``<game>/templates/``, found by ``loader``) and its Referee
-page questions (``<game>/disputes.py``). The rest of the app asks ``of(session)`` (or
-``get(name)``, ``registered()``) once and calls what ``Game`` promises; what it makes
-from all the games together it keeps through ``derived``, which forgets it when the
-setting changes. A new game is a new package and its name in the setting
-``SCHREIBER_GAMES`` (README: "Adding a game").
+API's shapes, its words (``words.py``: its violation sentences and its rules' help, with
+their translations in its ``locale/``) and its Referee page questions
+(``<game>/disputes.py``). Each game is a Django app: Django's own template loaders,
+static files finders and translations find its ``templates/``, ``static/`` and
+``locale/``. The rest of the app asks ``of(session)`` (or ``get(name)``,
+``registered()``) once and calls what ``Game`` promises; what it makes from all the games
+together it keeps through ``derived``, which forgets it when the setting changes. A new
+game is a new package and its name in the setting ``SCHREIBER_GAMES`` (docs/games.md,
+"Adding a game").
 """
 
 from __future__ import annotations
@@ -20,13 +23,15 @@ from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from .. import gamechoices
 from ..loaded import PlayerKeys, install_player_keys
+from ..messages import Wording
 from .base import Column, GameRules, Money, TournamentPlay
 
 if TYPE_CHECKING:
@@ -165,12 +170,27 @@ class Forms(Protocol):
     def keeps_typing(self, post: Any) -> bool: ...
 
 
-class Game(Play, Board, Api, LookingBack, Evening, Pages, Forms, Protocol):
+class Words(Protocol):
+    """The game's own words (its ``words.py``; their German and Hungarian in its
+    ``locale/``): what its codes and its rules mean, and what the pages that speak of all
+    the games together say of it."""
+
+    WORDING: Wording  # a sentence for every code its rules report (messages.violation_message)
+    RULE_HELP: Mapping[str, Any]  # every parameter of its rules: what it means
+    ABOUT: Any  # how the home page names it ("Schreiber keeps the score of ...")
+    STAKE_UNIT: Any  # what one unit of its stake is ("Stake per ...")
+    STATS_NOTE: Any  # its note on the group's statistics table ("" for none)
+    CHART_TITLES: Mapping[str, Any]
+    # the titles of the shared charts its figures are drawn in: "wins" (``won_games``),
+    # "points" (``session_points``)
+
+
+class Game(Play, Board, Api, LookingBack, Evening, Pages, Forms, Words, Protocol):
     """What a game package provides (names its ``__init__.py`` keeps): every part."""
 
 
 #: The parts of ``Game``, each small enough to read at once.
-PARTS: tuple[type, ...] = (Play, Board, Api, LookingBack, Evening, Pages, Forms)
+PARTS: tuple[type, ...] = (Play, Board, Api, LookingBack, Evening, Pages, Forms, Words)
 
 
 class _Registry:
@@ -179,6 +199,10 @@ class _Registry:
 
     def __init__(self, modules: Sequence[str]) -> None:
         self.modules: tuple[str, ...] = tuple(modules)
+        missing = [m for m in self.modules if not apps.is_installed(m)]
+        if missing:  # its templates, static files and words would not be found
+            raise ImproperlyConfigured(
+                f"SCHREIBER_GAMES names {', '.join(missing)}, which INSTALLED_APPS lacks")
         self.games: tuple[Game, ...] = tuple(import_module(m) for m in self.modules)
         self.by_name: dict[str, Game] = {game.NAME: game for game in self.games}
         if not self.games:
@@ -232,8 +256,10 @@ def derived(make: Callable[[], T]) -> Callable[[], T]:
 
 def when_changed(follow: Callable[[], None]) -> Callable[[], None]:
     """Call ``follow`` whenever the registry changes, after every ``derived`` value was
-    forgotten (for what is kept outside this module: cached templates, routes...)."""
-    _followers.append(follow)
+    forgotten (for what is kept outside this module: the routes...). Once: the apps'
+    ``ready()`` runs again whenever a test installs other apps."""
+    if follow not in _followers:
+        _followers.append(follow)
     return follow
 
 
@@ -255,17 +281,52 @@ def _setting_changed(*, setting: str, **_kwargs: Any) -> None:
 setting_changed.connect(_setting_changed, dispatch_uid="scorepad.games.registry")
 
 
-#: The words of the statistics pages that speak of the games' figures together (a new
-#: game whose figures change what they say says it here, and in locale/).
-GROUP_TABLE_NOTE = gettext_lazy(
-    "Mulatschak figures unless the column names another game. Points per deal: lower is "
-    "better (scores count down). Tap a column to sort.")
-WINS_CHART_TITLE = gettext_lazy("Line chart of Mulatschak games won so far")
-POINTS_CHART_TITLE = gettext_lazy("Line chart of Mulatschak points per session")
+# --- the words that speak of all the games at once, from what each says of itself ------------
 
-#: The start form's label of the stake: what one unit of the stake is in each game (a new
-#: game with a unit of its own says it here, and in locale/).
-STAKE_LABEL = gettext_lazy("Stake per point, mura or lost game")
+
+def _listed(items: Sequence[Any], last: str) -> str:
+    """``items`` as a list in words: "a, b and c" (``last``: the list's "{items} and
+    {last}", in the user's language)."""
+    words = [str(item) for item in items]
+    if len(words) < 2:
+        return "".join(words)
+    return last.format(items=", ".join(words[:-1]), last=words[-1])
+
+
+def about() -> str:
+    """The home page's sentence on the games this Schreiber keeps score for."""
+    games = _listed([game.ABOUT for game in registered()],
+                    pgettext("a list's last item", "{items} and {last}"))
+    return gettext("Schreiber keeps the score of {games}, and settles the table's arguments "
+                   "as a referee.").format(games=games)
+
+
+def stake_label() -> str:
+    """The start form's label of the stake: what one unit of it is in each game."""
+    units = _listed([game.STAKE_UNIT for game in registered()],
+                    pgettext("a list's last item", "{items} or {last}"))
+    return gettext("Stake per {units}").format(units=units)
+
+
+def stats_note() -> str:
+    """The note on the group's statistics table: each game's on its figures, then how to
+    sort it."""
+    return " ".join([*(str(game.STATS_NOTE) for game in registered() if game.STATS_NOTE),
+                     gettext("Tap a column to sort.")])
+
+
+#: The shared charts of the statistics pages, titled by the games whose figures they draw
+#: (``CHART_TITLES``), and their titles when no game's figures are drawn there.
+PLAIN_CHART_TITLES = {"wins": gettext_lazy("Line chart of games won so far"),
+                      "points": gettext_lazy("Line chart of points per session")}
+
+
+def chart_title(chart: str) -> str:
+    """The title of a shared chart (one of ``PLAIN_CHART_TITLES``): the titles the games
+    whose figures it draws give it, or the plain one."""
+    titles = [str(game.CHART_TITLES[chart]) for game in registered()
+              if chart in game.CHART_TITLES]
+    return " · ".join(titles) if titles else str(PLAIN_CHART_TITLES[chart])
 
 
 def get(name: str) -> Game:
@@ -292,7 +353,8 @@ def choices() -> list[tuple[str, str]]:
     return [(game.NAME, game.TITLE) for game in registered()]
 
 
-__all__ = ["PARTS", "Api", "Board", "Column", "Evening", "Forms", "Game", "GameRules",
-           "LookingBack", "Money", "Pages", "Play", "PlayerKeys", "TournamentPlay", "choices",
-           "default", "derived", "for_tournaments", "get", "modules", "names", "of", "registered",
-           "reload", "when_changed"]
+__all__ = ["PARTS", "PLAIN_CHART_TITLES", "Api", "Board", "Column", "Evening", "Forms", "Game",
+           "GameRules", "LookingBack", "Money", "Pages", "Play", "PlayerKeys", "TournamentPlay",
+           "Words", "about", "chart_title", "choices", "default", "derived", "for_tournaments",
+           "get", "modules", "names", "of", "registered", "reload", "stake_label",
+           "stats_note", "when_changed"]

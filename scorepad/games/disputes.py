@@ -70,6 +70,15 @@ class Tool:
     answer: Callable[[Table, Any], dict[str, Any]]  # (table, form data) -> context
 
 
+def line(sentences: Mapping[str, tuple[Any, str]], kind: str, text: str, code: str = ""
+         ) -> Line:
+    """A sentence of an answer with the rule behind ``code``, if the game's
+    ``sentences`` (its RULE_SENTENCES: the rule in one sentence and its anchor in
+    docs/rules.md) explain it."""
+    rule, anchor = sentences.get(code, ("", ""))
+    return Line(kind, text, str(rule), anchor)
+
+
 # --- reading the form --------------------------------------------------------------------
 
 

@@ -1,8 +1,10 @@
 """The phone's scorer: its rules data, generated from the referee, and what a session page
 gives it (README: "What runs where").
 
-Each game's package has its scorer for the phone in ``static/scorer.js`` (its logic, written
-out in JavaScript) and beside it ``static/rules-data.js``, the data that logic reads: the
+Each game's package has its scorer for the phone in ``static/games/<game>/scorer.js`` (its
+logic, written out in JavaScript; served as ``/static/games/<game>/scorer.js`` by Django's
+app static files finder, the game being an app) and beside it ``rules-data.js``, the data
+that logic reads: the
 presets, parameters, codes and constants, as the game's ``scorer_data()`` takes them from
 the referee. That file is written here, never by hand: ``manage.py scorer_data`` writes it,
 ``manage.py scorer_data --check`` (and tests/scorepad/test_scorer.py) fails while it is out
@@ -39,10 +41,18 @@ TAIL = """\
 """
 
 
+def static_name(game: Game, file: str) -> str:
+    """The name of one of the game's static files (``games/<game>/scorer.js``): the phone
+    asks for them by the session's game (``_provisional.html``, ``pwa.shell_urls``)."""
+    return f"games/{game.NAME}/{file}"
+
+
 def path(game: Game) -> Path:
-    """Where the game's rules data lives: ``static/rules-data.js`` of its package."""
+    """Where the game's rules data lives: ``static/games/<game>/rules-data.js`` of its
+    package."""
     assert getattr(game, "__file__", None), game
-    return Path(str(game.__file__)).parent / "static" / FILE  # type: ignore[attr-defined]
+    return (Path(str(game.__file__)).parent / "static"  # type: ignore[attr-defined]
+            / static_name(game, FILE))
 
 
 def render(game: Game) -> str:
@@ -119,14 +129,16 @@ def table_json(loaded: Loaded) -> str:
 
 
 def words(loaded: Loaded) -> dict[str, Any] | None:
-    """The words of every violation in the user's language (``violation_words``: a deal
-    the scorer finds illegal is refused on the phone in the server's words), for a session
-    page whose game has a scorer; None without one. The page carries them once, outside
-    the table that every save's answer replaces (session_game.html, ``#scorer-words``):
-    about 10 KB that the answers no longer repeat."""
-    if not games_of(loaded.session).scorer_data():
+    """The words of every violation of the session's game in the user's language
+    (``violation_words`` of its ``WORDING``: a deal the scorer finds illegal is refused on
+    the phone in the server's words), for a session page whose game has a scorer; None
+    without one. The page carries them once, outside the table that every save's answer
+    replaces (session_game.html, ``#scorer-words``): several KB that the answers no longer
+    repeat."""
+    game = games_of(loaded.session)
+    if not game.scorer_data():
         return None
-    return violation_words()
+    return violation_words(game.WORDING)
 
 
 def state_json(loaded: Loaded) -> str:

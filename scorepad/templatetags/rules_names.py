@@ -1,4 +1,5 @@
-"""Rules as the pages name them: a preset's own name, never its code (issue 23)."""
+"""Rules and games as the pages name them: a preset's own name, never its code (issue 23),
+and the games of the registry, each as it names itself."""
 
 from __future__ import annotations
 
@@ -20,3 +21,10 @@ def rules_title(preset: Any, game: Any) -> str:
     except KeyError:
         return ""
     return found.rules_title(str(preset or ""))
+
+
+@register.simple_tag
+def about_the_games() -> str:
+    """The home page's sentence on the games of the registry, each named as it names
+    itself (``games.about``)."""
+    return games.about()

@@ -148,7 +148,8 @@ def _replay_deals(session: Session, deals: list[Any], path: str, problems: _Prob
                 problems.add(_join(where, "data"), v.code,
                              _("deal %(number)s: %(message)s")
                              % {"number": number,
-                                "message": violation_message(names.violation(v))}, RULES)
+                                "message": violation_message(names.violation(v),
+                                                             game.WORDING)}, RULES)
             continue
         state = new_state
         rows.append(Deal(session=session, number=number, kind=game.kind(stored), data=stored,

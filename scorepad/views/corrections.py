@@ -23,8 +23,9 @@ from ..models import DealEvent, Session
 from .common import render_edit
 
 
-def _reasons(names: Names, error: services.RulesBroken) -> str:
-    return " ".join(violation_message(names.violation(v)) for v in error.violations)
+def _reasons(game: games.Game, names: Names, error: services.RulesBroken) -> str:
+    return " ".join(violation_message(names.violation(v), game.WORDING)
+                    for v in error.violations)
 
 
 @login_required
@@ -53,9 +54,9 @@ def deal_edit(request: HttpRequest, session_id: int, number: int) -> HttpRespons
     except services.RulesBroken as e:
         if e.number != number:
             messages.error(request, _("This correction would make deal %(n)s illegal: %(why)s")
-                           % {"n": e.number, "why": _reasons(names, e)})
+                           % {"n": e.number, "why": _reasons(game, names, e)})
         elif not game.form_shows_errors(mode):
-            messages.error(request, _reasons(names, e))
+            messages.error(request, _reasons(game, names, e))
         return render_edit(request, loaded, game, number, request.POST, mode, submitted=True)
     except services.InputError as e:
         if not game.form_shows_errors(mode):
@@ -118,7 +119,8 @@ def deal_delete(request: HttpRequest, session_id: int, number: int) -> HttpRespo
             messages.error(
                 request,
                 _("Deleting deal %(d)s would make deal %(n)s illegal: %(why)s")
-                % {"d": number, "n": e.number, "why": _reasons(Names.of(session), e)},
+                % {"d": number, "n": e.number,
+                   "why": _reasons(games.of(session), Names.of(session), e)},
             )
         except services.Conflict as e:
             messages.warning(request, conflict_message(e.reason, **e.params))

@@ -83,7 +83,8 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
         else:
             answer = run()
     except (services.RulesBroken, services.InputError) as e:
-        reasons = ([violation_message(loaded.names.violation(v)) for v in e.violations]
+        reasons = ([violation_message(loaded.names.violation(v), game.WORDING)
+                    for v in e.violations]
                    if isinstance(e, services.RulesBroken) else [input_error_message(e)])
         return htmx_answers.refused(
             render_session(request, loaded, game, request.POST, submitted=True),

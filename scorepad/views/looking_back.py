@@ -165,7 +165,7 @@ def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
     return render(request, "scorepad/group_stats.html", {
         "group": group, "table": table, "sort": sort, "columns": columns,
         "chart": chart, "wins": wins, "labels": labels,
-        "note": games.GROUP_TABLE_NOTE, "chart_title": games.WINS_CHART_TITLE,
+        "note": games.stats_note(), "chart_title": games.chart_title("wins"),
         "season": season, "since": since,
         "seasons": [("month", _("This month")), ("year", _("This year")),
                     ("all", _("All time"))],
@@ -228,7 +228,7 @@ def _render_player(request: HttpRequest, player: Player,
     return render(request, "scorepad/player.html", {
         "player": player, "s": figures, "chart": chart,
         "points": list(zip(labels, points, strict=True)),
-        "figure_templates": _figure_templates(), "chart_title": games.POINTS_CHART_TITLE,
+        "figure_templates": _figure_templates(), "chart_title": games.chart_title("points"),
         "mine": player.user_id is not None and player.user_id == request.user.pk,
         "my_other": player.group.players.filter(user=request.user).exclude(
             pk=player.pk).first(),

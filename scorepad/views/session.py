@@ -121,7 +121,7 @@ def _session_start(request: HttpRequest, guest: Guest | None, anonymous: bool = 
         request,
         "scorepad/session_new.html",
         {"form": form, "start_games": start_games, "seat_rows": seat_rows,
-         "stake_label": games.STAKE_LABEL, "roster": roster,
+         "stake_label": games.stake_label(), "roster": roster,
          "seat_numbers": range(MAX_SEATS), "seat_errors": seat_errors,
          "playing_as_guest": playing_as_guest},
     )

@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 
 from referee.violations import Violation
-from scorepad import services
+from scorepad import games, services
 from scorepad.messages import violation_message
 from scorepad.models import Deal
 
@@ -27,10 +27,12 @@ PAIRS = [("en", "light"), ("de", "dark"), ("hu", "light")]
 FIVE = ["Anna", "Bert", "Cilli", "Dominik", "Eva"]
 
 
-def said(language: str, code: str, player: str, **params: Any) -> str:
-    """What the server says for this violation, in ``language``."""
+def said(language: str, code: str, player: str, game: str = "mulatschak",
+         **params: Any) -> str:
+    """What the server says for this violation of a deal of ``game``, in ``language``."""
     with translation.override(language):
-        return violation_message(Violation.of(code, player, **params))
+        return violation_message(Violation.of(code, player, **params),
+                                 games.get(game).WORDING)
 
 
 def offline_at(live_server: Any, browser: Any, session: Any, username: str,
@@ -148,8 +150,8 @@ def test_a_player_placed_twice_is_refused_offline_in_muller_matz(live_server, br
         page.select_option(f"#o-{place}", name)
     tap(page, "#save-button")
     until(page, lambda: len(errors(page)) > 0)
-    assert said("en", "player_listed_twice", "Anna") in errors(page)
-    assert said("en", "player_missing", "Bert") in errors(page)
+    assert said("en", "player_listed_twice", "Anna", "muller_matz") in errors(page)
+    assert said("en", "player_missing", "Bert", "muller_matz") in errors(page)
     assert outbox(page) == []
     assert page.locator("#o-1").input_value() == "Anna"
 
@@ -166,7 +168,7 @@ def test_tricks_that_do_not_add_up_are_refused_offline_in_mura(live_server, brow
         page.fill(f"#deal-form input[name=f_{seat}]", str(figures))
     tap(page, "#save-button")
     until(page, lambda: len(errors(page)) > 0)
-    assert said("en", "tricks_sum", "", total=9, expected=8) in errors(page)
+    assert said("en", "tricks_sum", "", "mura", total=9, expected=8) in errors(page)
     assert outbox(page) == []
     assert page.locator("#deal-form input[name=t_0]").input_value() == "3"
 

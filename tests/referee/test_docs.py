@@ -10,7 +10,6 @@ referee has them.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -29,7 +28,8 @@ from referee.mura import MURA_RULES, check_counts
 from referee.rules import PARAMETER_NAMES, PRESETS, mulatschak_rules
 from referee.tally import MatzState, game_payments, matz_balances
 from referee.trick import Play, check_trick
-from tests.docs import RULES_DOC, first_column_codes, marked
+from tests.codes import reported_codes
+from tests.docs import RULES_DOC, first_column_codes, marked, table_rows
 
 REFEREE = Path(referee.__file__).resolve().parent
 PROJECT = REFEREE.parent
@@ -54,34 +54,6 @@ API_AUCTION_CODES = {"auction_mismatch"}
 
 
 # --- reading the referee's codes from its source ------------------------------------
-
-
-def reported_codes(*paths: Path) -> set[str]:
-    """The violation codes that the modules report, read from their source.
-
-    A code is the first argument of ``Violation.of(...)``, ``Violation(...)`` or a local
-    ``add(...)`` helper, or a string that a ``..._violation`` function returns.
-    """
-    codes: set[str] = set()
-    for path in paths:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and node.args:
-                first = node.args[0]
-                func = node.func
-                named = (
-                    (isinstance(func, ast.Attribute) and func.attr == "of"
-                     and isinstance(func.value, ast.Name) and func.value.id == "Violation")
-                    or (isinstance(func, ast.Name) and func.id in ("Violation", "add"))
-                )
-                if named and isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    codes.add(first.value)
-            if isinstance(node, ast.FunctionDef) and node.name.endswith("_violation"):
-                for inner in ast.walk(node):
-                    if (isinstance(inner, ast.Return) and isinstance(inner.value, ast.Constant)
-                            and isinstance(inner.value.value, str)):
-                        codes.add(inner.value.value)
-    return codes
 
 
 #: The referee's modules for the other games and their rules (Mulatschak, Mura).
@@ -140,17 +112,6 @@ def _render(name: str, value: Any) -> str:
     if name in ("muli_win", "muli_fail"):
         return f"declarer {_signed(value['declarer'])}, others {_signed(value['others'])}"
     raise AssertionError(f"no rendering for {name}={value!r}")
-
-
-def table_rows(name: str) -> dict[str, list[str]]:
-    """Each row of a marked table by its first-column code: the other cells."""
-    rows: dict[str, list[str]] = {}
-    for line in marked(name).splitlines():
-        match = re.match(r"^\| `([a-z0-9_]+)` \|(.*)\|\s*$", line)
-        if match:
-            assert match.group(1) not in rows, f"{match.group(1)} twice in {name}"
-            rows[match.group(1)] = [c.strip() for c in match.group(2).split("|")]
-    return rows
 
 
 def test_the_parameter_table_has_every_parameter_of_the_specification_once():

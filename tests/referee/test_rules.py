@@ -16,104 +16,11 @@ from referee.rules import (
     mulatschak_rules,
 )
 from referee.violations import RuleError, Violation
-from tests.docs import first_column_codes
+from tests.docs import documented_presets, first_column_codes
 
-#: docs/rules.md, "House rules", column by column: every parameter and its value in each preset.
-COMMON = {
-    "target_score": 0,
-    "trick_value": 1,
-    "no_trick_penalty": 5,
-    "declarer_fail_penalty": 10,
-    "failed_declarer_counts_tricks": False,
-    "min_bid": 1,
-    "min_bid_hearts": 1,
-    "dealer_may_hold": True,
-    "no_exchange_at_or_below": 3,
-    "hearts_double": True,
-    "hearts_all_play": True,
-    "collapse_doubles": True,
-    "weli_prevents_whiteout": False,
-    "multiplier_cap": None,
-    "muli_all_play": True,
-    "muli_no_exchange": True,
-    "muli_fail_mode": "all",
-    "last_player_must_play": True,
-    "must_follow_suit": True,
-    "must_trump": True,
-    "must_head_trick": True,
-    "all_pass": "redeal",
-    "no_stay_home_twice": False,
-    "score_floor": None,
-    "delayed_trump": False,
-    "knock_survives_collapse": False,
-    "sit_out_at": None,
-}
-#: The special exchange forms are Salzburg's; Geiser's rules (and Murln) have the plain
-#: exchange with the declarer's chain on sight.
-SALZBURG_EXCHANGE = {
-    "exchange_on_sight": True,
-    "exchange_ace_five": True,
-    "exchange_bridge": True,
-    "exchange_seven_six": True,
-    "declarer_on_sight_chain": False,
-}
-PLAIN_EXCHANGE_WITH_CHAIN = {
-    "exchange_on_sight": False,
-    "exchange_ace_five": False,
-    "exchange_bridge": False,
-    "exchange_seven_six": False,
-    "declarer_on_sight_chain": True,
-}
-EXPECTED = {
-    "salzburg": {
-        **COMMON,
-        **SALZBURG_EXCHANGE,
-        "pack": "german36",
-        "players_min": 2,
-        "players_max": 6,
-        "start_score": 21,
-        "stay_home_penalty": 1,
-        "no_bid_at_or_below": 5,
-        "must_play_at_or_below": 3,
-        "max_exchange": 5,
-        "exchange_capped_by_declarer": False,
-        "knock_doubles": True,
-        "muli_win": {"declarer": -10, "others": 10},
-        "muli_fail": {"declarer": 10, "others": -10},
-    },
-    "geiser": {
-        **COMMON,
-        **PLAIN_EXCHANGE_WITH_CHAIN,
-        "pack": "german36",
-        "players_min": 2,
-        "players_max": 5,
-        "start_score": 15,
-        "stay_home_penalty": 1,
-        "no_bid_at_or_below": None,
-        "must_play_at_or_below": 5,
-        "max_exchange": 5,
-        "exchange_capped_by_declarer": True,
-        "knock_doubles": False,
-        "muli_win": {"declarer": -10, "others": 0},
-        "muli_fail": {"declarer": 10, "others": -10},
-    },
-    "murln": {
-        **COMMON,
-        **PLAIN_EXCHANGE_WITH_CHAIN,
-        "pack": "german33",
-        "players_min": 2,
-        "players_max": 5,
-        "start_score": 21,
-        "stay_home_penalty": 2,
-        "no_bid_at_or_below": None,
-        "must_play_at_or_below": 5,
-        "max_exchange": {"2": 5, "3": 5, "4": 3, "5": 3},
-        "exchange_capped_by_declarer": True,
-        "knock_doubles": False,
-        "muli_win": {"declarer": -10, "others": 20},
-        "muli_fail": {"declarer": 20, "others": -10},
-    },
-}
+#: docs/rules.md, "House rules", column by column: every parameter and its value in each
+#: preset, as the document gives them (a new parameter is a new row there).
+EXPECTED = documented_presets()
 
 
 # --- presets ---------------------------------------------------------------------

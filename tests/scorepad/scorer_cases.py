@@ -116,23 +116,26 @@ class Played:
 
 # --- Mulatschak -----------------------------------------------------------------------------
 
-BOOLS = ("failed_declarer_counts_tricks", "dealer_may_hold", "exchange_capped_by_declarer",
-         "hearts_double", "hearts_all_play", "collapse_doubles", "knock_doubles",
-         "muli_all_play", "muli_no_exchange", "last_player_must_play", "no_stay_home_twice",
-         "exchange_on_sight", "exchange_ace_five", "exchange_bridge", "exchange_seven_six",
-         "delayed_trump", "declarer_on_sight_chain", "knock_survives_collapse")
+#: Every switch of the rules, as the referee has them: a new house rule is drawn here as
+#: soon as it is a parameter (and the phone's scorer must follow it: test_scorer.py).
+BOOLS = tuple(name for name, value in PRESETS["salzburg"].as_params().items()
+              if isinstance(value, bool))
 
 
 def _mulatschak_overrides(rng: random.Random) -> dict[str, Any]:
+    """House rules drawn at random, each parameter from a stream of its own: a new
+    parameter changes no other one's draws (nor what the session draws after)."""
+    seed = rng.getrandbits(64)
+
+    def own(name: str) -> random.Random:
+        return random.Random(f"{seed} {name}")
+
     o: dict[str, Any] = {}
-
-    def maybe(p: float) -> bool:
-        return rng.random() < p
-
     for name in BOOLS:
-        if maybe(0.25):
-            o[name] = maybe(0.5)
-    if maybe(0.25):  # knocks carried over a collapse need both
+        r = own(name)
+        if r.random() < 0.25:
+            o[name] = r.random() < 0.5
+    if own("knocks carried over").random() < 0.25:  # knocks carried over a collapse need both
         o["knock_doubles"] = o["knock_survives_collapse"] = True
     choices: dict[str, tuple[float, tuple[Any, ...]]] = {
         "multiplier_cap": (0.3, (None, 1, 2, 4, 8, 64, 1 << 20)),
@@ -155,14 +158,17 @@ def _mulatschak_overrides(rng: random.Random) -> dict[str, Any]:
         "pack": (0.15, MULATSCHAK_PACKS),
     }
     for name, (p, values) in choices.items():
-        if maybe(p):
-            o[name] = rng.choice(values)
+        r = own(name)
+        if r.random() < p:
+            o[name] = r.choice(values)
     for name in ("muli_win", "muli_fail"):
-        if maybe(0.2):
-            o[name] = {"declarer": rng.randint(-30, 30), "others": rng.randint(-30, 30)}
-    if maybe(0.2):
-        o["players_min"] = rng.randint(2, 4)
-        o["players_max"] = rng.randint(o["players_min"], 7)
+        r = own(name)
+        if r.random() < 0.2:
+            o[name] = {"declarer": r.randint(-30, 30), "others": r.randint(-30, 30)}
+    r = own("players")
+    if r.random() < 0.2:
+        o["players_min"] = r.randint(2, 4)
+        o["players_max"] = r.randint(o["players_min"], 7)
     return o
 
 
@@ -294,11 +300,11 @@ def _mulatschak_resumed(rng: random.Random, params: dict[str, Any], players: lis
     knocks pending, who stayed home, twenty recent games of many."""
     def resume(state: dict[str, Any]) -> dict[str, Any]:
         near = near_limit or rng.random() < 0.5
-        for p in players:
-            margin = rng.randint(0, 1 << rng.randint(0, 44))
-            state["scores"][p] = (rng.choice((1, -1)) * (MAX_SCORE - margin) if near
-                                  else rng.randint(-50, 60))
-        collapses = rng.randint(0, 45)
+        for p in players:  # near the limit (its theme: just under it, so a penalty passes it)
+            margin = rng.randint(0, 1 << rng.randint(0, 8 if near_limit else 44))
+            sign = 1 if near_limit else rng.choice((1, -1))
+            state["scores"][p] = sign * (MAX_SCORE - margin) if near else rng.randint(-50, 60)
+        collapses = rng.randint(10 if near_limit else 0, 45)
         state["collapses"] = collapses
         if params["knock_doubles"] and params["knock_survives_collapse"]:
             state["knocks"] = rng.randint(0, collapses)
@@ -306,7 +312,7 @@ def _mulatschak_resumed(rng: random.Random, params: dict[str, Any], players: lis
         state["dealer"] = rng.choice(players)
         state["deals"] = rng.randint(0, 500)
         state["game_number"] = rng.randint(1, 60)
-        state["game_over"] = rng.random() < 0.15
+        state["game_over"] = not near_limit and rng.random() < 0.15
         state["winners"] = [rng.choice(players)] if state["game_over"] else []
         total = rng.randint(0, 60)
         state["games_total"] = total
@@ -321,7 +327,7 @@ def _mulatschak_resumed(rng: random.Random, params: dict[str, Any], players: lis
 #: switch the issue names gets sessions of its own, whatever the seed.
 THEMES: dict[str, dict[str, Any]] = {
     "storm": {"collapse_doubles": True, "multiplier_cap": None, "trick_value": 1000},
-    "limit": {},  # taken up near the score limit
+    "limit": {"collapse_doubles": True, "multiplier_cap": None},  # taken up at the limit
     "sitting out": {"sit_out_at": 4, "players_max": 6},
     "too few playing": {"players_min": 4, "sit_out_at": 4, "players_max": 5},
     "knocks carried over": {"knock_doubles": True, "knock_survives_collapse": True},
@@ -333,7 +339,12 @@ THEMES: dict[str, dict[str, Any]] = {
     "delayed trump": {"delayed_trump": True, "exchange_bridge": False},
     "all passed doubles": {"all_pass": "redeal_double", "knock_doubles": True,
                            "knock_survives_collapse": True},
+    # and every switch of the rules the other way than its preset has it ("switch <name>"):
+    # a house rule the phone's scorer does not follow yet differs there, whatever the draw
+    **{f"switch {name}": {} for name in BOOLS},
 }
+#: The deals of a session that turns one switch: enough for the switch to count.
+SWITCH_DEALS = 12
 
 
 def mulatschak_session(rng: random.Random, deals: int, theme: str | None = None) -> Played:
@@ -350,6 +361,9 @@ def mulatschak_session(rng: random.Random, deals: int, theme: str | None = None)
             if rng.random() < 0.5:
                 overrides["trick_value"] = 1000
         overrides.update(THEMES.get(theme or "", {}))
+        if theme and theme.startswith("switch "):
+            name = theme.removeprefix("switch ")
+            overrides[name] = not PRESETS[preset].as_params()[name]
         try:
             frozen = games.get("mulatschak").rules(preset, overrides)
         except RuleError:
@@ -359,10 +373,14 @@ def mulatschak_session(rng: random.Random, deals: int, theme: str | None = None)
     out_at = frozen.params["sit_out_at"]
     if out_at is not None and out_at <= frozen.most and rng.random() < 0.7:  # somebody sits out
         count = rng.randint(max(frozen.fewest, out_at), frozen.most)
+    if theme == "too few playing":  # the fewest seated, one of them sitting out
+        count = frozen.fewest
     players = _seats(rng, count)
     resumed = theme == "limit" or (theme is None and rng.random() < 0.2)
     resume = _mulatschak_resumed(rng, frozen.params, players, theme == "limit") if resumed else None
     s = Played("mulatschak", preset, overrides, players, rng.choice(players), resume)
+    if theme and theme.startswith("switch "):
+        deals = min(deals, SWITCH_DEALS)
     storms = sorted(rng.sample(range(deals), min(deals, 2))) if stormy else []
     k = 0
     while k < deals:
@@ -497,16 +515,21 @@ def _mura_deal(rng: random.Random, s: Played) -> dict[str, Any]:
 
 def mura_session(rng: random.Random, deals: int, theme: str | None = None) -> Played:
     """A Mura session; its themes each change one of the rules a deal is checked and
-    scored with (the seats, the figures a player needs, the figures a trick may hold)."""
+    scored with (the seats, the figures a player needs, the figures a trick may hold: the
+    number at a theme's end is its value)."""
     overrides: dict[str, Any] = {}
     if rng.random() < 0.6:
         overrides["zeros_per_mura"] = rng.randint(1, 12)
-    if theme == "figures needed" or rng.random() < 0.2:
+    if rng.random() < 0.2:
         overrides["figures_needed"] = rng.randint(1, 8)
     if theme == "two" or theme == "eight" or rng.random() < 0.15:
         overrides["players"] = {"two": 2, "eight": 8}.get(theme or "", rng.choice((2, 8)))
-    if theme == "figures a trick" or rng.random() < 0.2:
+    if rng.random() < 0.2:
         overrides["max_figures_per_trick"] = rng.randint(1, 8)
+    for name, label in (("figures_needed", "figures needed "),
+                        ("max_figures_per_trick", "figures a trick ")):
+        if (theme or "").startswith(label):  # the theme's value
+            overrides[name] = int((theme or "").removeprefix(label))
     frozen = games.get("mura").rules(None, overrides)
     players = _seats(rng, frozen.fewest) if frozen.fewest <= len(NAMES) else \
         [f"P{i}" for i in range(frozen.fewest)]
@@ -578,27 +601,37 @@ def matz_session(rng: random.Random, deals: int, theme: str | None = None) -> Pl
 #: (make a session, its share of the deals, the fewest and most deals a session, themes)
 SESSIONS: tuple[tuple[Callable[..., Played], float, int, int, tuple[str, ...]], ...] = (
     (mulatschak_session, 0.6, 10, 80, tuple(THEMES)),
-    (mura_session, 0.25, 5, 40, ("two", "eight", "figures needed", "figures a trick")),
+    (mura_session, 0.25, 5, 40, ("two", "eight", "figures needed 1", "figures needed 5",
+                                 "figures needed 8", "figures a trick 4",
+                                 "figures a trick 8")),
     (matz_session, 0.15, 5, 40, ("crowd", "most", "few")),
 )
 
 
 def sessions(seed: int, deals: int) -> list[Played]:
     """Random sessions of every game with at least ``deals`` deals in all: first one of each
-    theme, then sessions of random house rules."""
-    rng = random.Random(seed)
+    theme, then sessions of random house rules. Each session draws from a stream of its
+    own, named by the seed, the game and its theme (or its number), so that what one
+    session draws (a new house rule among its parameters, a new theme) changes no other."""
     out: list[Played] = []
     for make, share, fewest, most, themes in SESSIONS:
-        wanted, made = int(deals * share) + 1, 0
+        wanted, made, number = int(deals * share) + 1, 0, 0
         for theme in themes:
-            s = make(rng, rng.randint(fewest, most), theme)
+            s = _session(make, f"{seed} {theme}", fewest, most, theme)
             made += len(s.deals)
             out.append(s)
         while made < wanted:
-            s = make(rng, rng.randint(fewest, most))
+            s = _session(make, f"{seed} {number}", fewest, most, None)
+            number += 1
             made += len(s.deals)
             out.append(s)
     return out
+
+
+def _session(make: Callable[..., Played], name: str, fewest: int, most: int,
+             theme: str | None) -> Played:
+    rng = random.Random(f"{make.__name__} {name}")
+    return make(rng, rng.randint(fewest, most), theme)
 
 
 # --- saved forms -------------------------------------------------------------------------------

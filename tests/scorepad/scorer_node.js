@@ -6,8 +6,8 @@
 // or {ok: false, violations} or {ok: false, error}. A crash of the scorer is reported as
 // {crash} for its session, so that the test names it instead of losing the batch.
 // Or {"scripts", "forms": [{game, seats, body}]}: the deal each saved form records.
-// Or {"scripts", "words": {language: words}, "violations": [{language, violation}]}: each
-// violation in the words of its language.
+// Or {"scripts", "words": {key: words}, "violations": [{language, words, violation}]}: each
+// violation in its words (a game's, in a language: ``words`` is their key).
 "use strict";
 globalThis.self = globalThis;
 const fs = require("fs");
@@ -39,9 +39,9 @@ function sessions() {
   });
 }
 
-function worded() {   // {language, violation}: the violation in words
+function worded() {   // {language, words, violation}: the violation in words
   return input.violations.map(function (v) {
-    return Scorer.worded(input.words[v.language], v.violation, v.language);
+    return Scorer.worded(input.words[v.words], v.violation, v.language);
   });
 }
 

@@ -209,3 +209,14 @@ def test_a_wrong_setting_is_refused_at_the_start(env):
                             env=clean | {"DJANGO_DEBUG": "1"} | env,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0 and "ImproperlyConfigured" in result.stderr
+
+
+def test_forwarded_proto_from_an_untrusted_peer_does_not_make_a_request_https(
+        client, proxied):
+    proxied.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    proxied.SECURE_SSL_REDIRECT = True
+    stranger = client.get("/", REMOTE_ADDR="203.0.113.9", HTTP_X_FORWARDED_PROTO="https")
+    assert stranger.status_code == 301
+    assert stranger["Location"].startswith("https://")
+    proxy = client.get("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_PROTO="https")
+    assert proxy.status_code == 200

@@ -340,12 +340,8 @@ ALLOWED: dict[str, tuple[tuple[str, str], ...]] = {
         ("scorepad.games.", "SCHREIBER_GAMES, the registry's one setting"),
     ),
     "scorepad/messages.py": (
-        # messages are keyed by code, and a few of the referee's codes, the docs/rules.md
-        # anchors of their rules and the field names of an input they word are a game's
+        # messages are keyed by code, and the field names of an input they word are a game's
         ('"bad_penalty"', "the referee API's penalties field: its keys mura and zeros"),
-        ('"mura_winner"', "a rule's code (the Referee page's answer)"),
-        ('"mura_revoke"', "a rule's code (the Referee page's answer)"),
-        ('"mura-play"', "the rule's anchor in docs/rules.md"),
     ),
 }
 

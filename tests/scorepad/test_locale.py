@@ -1,20 +1,35 @@
 """Every message has a German and a Hungarian translation that keeps its placeholders,
-and each compiled catalogue is current."""
+and each compiled catalogue is current: the project's (``locale/``, the words all games
+share) and each game's own (``<game>/locale/``, the toy's included). A game's words are in
+its own catalogue (or the project's), never only in another game's."""
 
 from __future__ import annotations
 
+import gettext
 import re
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
+from django.utils.functional import Promise
 
+from scorepad import games
 from tests.conftest import ROOT
+from tests.gamesetting import with_games
 
 LANGUAGES = ["de", "hu"]
+TOY = "tests.toygame"
+#: Every catalogue: the project's, and each game's own (its package's locale/).
+CATALOGUES = {"project": ROOT / "locale",
+              "mulatschak": ROOT / "scorepad" / "games" / "mulatschak" / "locale",
+              "mura": ROOT / "scorepad" / "games" / "mura" / "locale",
+              "muller_matz": ROOT / "scorepad" / "games" / "muller_matz" / "locale",
+              "high_card": ROOT / "tests" / "toygame" / "locale"}
 
 
-def po_path(language: str):
-    return ROOT / "locale" / language / "LC_MESSAGES" / "django.po"
+def po_path(language: str, catalogue: str = "project") -> Path:
+    return CATALOGUES[catalogue] / language / "LC_MESSAGES" / "django.po"
 
 
 @dataclass
@@ -31,10 +46,10 @@ def _unquote(lines: list[str]) -> str:
     return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
 
 
-def entries(language: str) -> list[Entry]:
+def entries(language: str, catalogue: str = "project") -> list[Entry]:
     """Every entry but the header and obsolete (#~) ones."""
     out = []
-    for block in po_path(language).read_text(encoding="utf-8").split("\n\n"):
+    for block in po_path(language, catalogue).read_text(encoding="utf-8").split("\n\n"):
         lines = [line for line in block.splitlines() if line and not line.startswith("#~")]
         fuzzy = any(line.startswith("#,") and "fuzzy" in line for line in lines)
         fields: dict[str, list[str]] = {}
@@ -73,18 +88,21 @@ def placeholders(text: str) -> list[str]:
     return sorted(PLACEHOLDER.findall(text))
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_message_is_translated(language):
-    found = entries(language)
-    assert len(found) > 300
+EVERY = [(language, catalogue) for catalogue in CATALOGUES for language in LANGUAGES]
+
+
+@pytest.mark.parametrize(("language", "catalogue"), EVERY)
+def test_every_message_is_translated(language, catalogue):
+    found = entries(language, catalogue)
+    assert len(found) > {"project": 300, "high_card": 20}.get(catalogue, 80)
     missing = [e.msgid for e in found if e.fuzzy or not all(e.msgstrs)]
     assert missing == []
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_translation_keeps_exactly_the_placeholders_of_its_message(language):
+@pytest.mark.parametrize(("language", "catalogue"), EVERY)
+def test_every_translation_keeps_exactly_the_placeholders_of_its_message(language, catalogue):
     broken = []
-    for e in entries(language):
+    for e in entries(language, catalogue):
         for i, msgstr in enumerate(e.msgstrs):
             source = e.msgid if i == 0 or e.plural is None else e.plural
             if placeholders(source) != placeholders(msgstr):
@@ -98,13 +116,31 @@ def test_the_placeholder_check_catches_a_lost_or_renamed_placeholder():
     assert placeholders('{{"declarer": 1}}') != placeholders('{"declarer": 1}')
 
 
+@pytest.mark.parametrize(("language", "catalogue"), EVERY)
+def test_the_compiled_catalogue_is_not_older_than_its_source(language, catalogue):
+    mo = po_path(language, catalogue).with_suffix(".mo")
+    assert mo.exists()
+    compiled = gettext.GNUTranslations(mo.open("rb"))
+    for e in entries(language, catalogue):
+        if e.plural is None:
+            got = (compiled.pgettext(e.context, e.msgid) if e.context is not None
+                   else compiled.gettext(e.msgid))
+            assert got == e.msgstrs[0], e.msgid
+        else:
+            forms = [compiled.npgettext(e.context, e.msgid, e.plural, n) if e.context is not None
+                     else compiled.ngettext(e.msgid, e.plural, n) for n in (1, 5)]
+            assert forms == e.msgstrs[:2], e.msgid
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_compiled_catalogue_is_not_older_than_its_source(language):
+def test_the_pages_speak_the_projects_catalogue_and_the_games(language):
+    """Django's translations merge the project's catalogue and each installed game's: the
+    pages get each message as its catalogue says (a message in two games' catalogues has
+    the same words in both)."""
     from django.utils.translation import gettext, ngettext, npgettext, override, pgettext
 
-    mo = po_path(language).with_suffix(".mo")
-    assert mo.exists()
-    for e in entries(language):
+    for e in [e for catalogue in ("project", "mulatschak", "mura", "muller_matz")
+              for e in entries(language, catalogue)]:
         if e.plural is None:
             with override(language):
                 got = (pgettext(e.context, e.msgid) if e.context is not None
@@ -126,3 +162,67 @@ def test_german_and_hungarian_say_save_deal_their_own_way():
         assert gettext("Save deal") == "Spiel speichern"
     with override("hu"):
         assert gettext("Save deal") == "Osztás mentése"
+
+
+def _keys(language: str, catalogue: str) -> set[tuple[str | None, str]]:
+    return {(e.context, e.msgid) for e in entries(language, catalogue)}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_games_words_are_in_its_catalogue_and_not_in_the_projects(language):
+    """A game's words moved into its own catalogue (the project keeps the words it uses
+    itself): no message is in both."""
+    project = _keys(language, "project")
+    for catalogue in CATALOGUES:
+        if catalogue != "project":
+            assert sorted(_keys(language, catalogue) & project, key=str) == [], catalogue
+
+
+def _said(value: Any) -> list[tuple[str | None, str]]:
+    """The messages (context, text) of what a game says, lazily translated, as its
+    catalogue keys them; nested in dicts, lists and tuples, and its Wording."""
+    if isinstance(value, Promise):
+        args, kw = getattr(value, "_args", ()), getattr(value, "_kw", {})
+        if "singular" in kw:
+            return [(kw.get("context"), kw["singular"])]
+        return [(args[0], args[1])] if len(args) == 2 else [(None, args[0])]
+    if isinstance(value, dict):
+        return [m for v in value.values() for m in _said(v)]
+    if isinstance(value, list | tuple):
+        return [m for v in value for m in _said(v)]
+    if hasattr(value, "codes"):  # a Wording
+        return _said([value.codes, value.variants, value.by_value, value.plurals,
+                      value.values])
+    return []
+
+
+def words_of(game: games.Game) -> list[tuple[str | None, str]]:
+    """Everything a game says of itself through its ``Words``: its violation sentences,
+    its rules' help, its name on the home page, its unit of the stake, its notes."""
+    return _said([game.WORDING, game.RULE_HELP, game.ABOUT, game.STAKE_UNIT, game.STATS_NOTE,
+                  game.CHART_TITLES])
+
+
+def untranslated(game: games.Game, language: str) -> list[str]:
+    """The words of ``game`` that neither its own catalogue nor the project's holds."""
+    here = _keys(language, "project") | _keys(language, game.NAME)
+    return [f"{game.NAME} ({language}): {text}" for context, text in words_of(game)
+            if (context, text) not in here]
+
+
+def test_every_game_says_its_words_in_german_and_hungarian_from_its_own_catalogue():
+    with with_games(TOY):
+        said = {game.NAME: words_of(game) for game in games.registered()}
+        assert len(said["mulatschak"]) > 100 and len(said["high_card"]) >= 4
+        assert ("keeps the score of", "High Card") in said["high_card"]
+        assert [line for game in games.registered() for language in LANGUAGES
+                for line in untranslated(game, language)] == []
+
+
+def test_a_word_missing_from_a_games_catalogue_is_named(monkeypatch):
+    from django.utils.translation import gettext_lazy
+
+    mura = games.get("mura")
+    monkeypatch.setattr(mura, "RULE_HELP", {**mura.RULE_HELP,
+                                           "spin": gettext_lazy("turns the table round")})
+    assert untranslated(mura, "hu") == ["mura (hu): turns the table round"]

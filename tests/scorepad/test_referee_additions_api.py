@@ -309,24 +309,27 @@ def test_an_override_of_a_new_parameter_is_checked(api):
 # --- wording ------------------------------------------------------------------------
 
 
-def _by_value_cases() -> list[tuple[str, str, Any]]:
-    from scorepad.messages import BY_VALUE
+def _by_value_cases() -> list[tuple[str, str, str, Any]]:
+    from scorepad import games
 
-    return [(code, param, value) for code, (param, choices) in BY_VALUE.items()
+    return [(game.NAME, code, param, value) for game in games.registered()
+            for code, (param, choices) in game.WORDING.merged.by_value.items()
             for value in choices]
 
 
-@pytest.mark.parametrize(("code", "param", "value"), _by_value_cases())
-def test_a_code_worded_by_a_parameter_value_uses_that_wording(code, param, value):
+@pytest.mark.parametrize(("game", "code", "param", "value"), _by_value_cases())
+def test_a_code_worded_by_a_parameter_value_uses_that_wording(game, code, param, value):
     # The value is looked up as the referee sent it: a form is not first turned into its
     # words (the bridge's face-up message once fell back to the general one so).
     from referee.violations import Violation
-    from scorepad.messages import BY_VALUE, violation_message
+    from scorepad import games
+    from scorepad.messages import violation_message
 
+    wording = games.get(game).WORDING
     given = 1 if value == "*" else value
     params = {"expected": "Grete", "knocks_before": 1, "play": 0, param: given}
-    text = violation_message(Violation.of(code, "Hans", **params))
-    template = str(BY_VALUE[code][1][value])
+    text = violation_message(Violation.of(code, "Hans", **params), wording)
+    template = str(wording.merged.by_value[code][1][value])
     assert text == template.format(player="Hans", expected="Grete", knocks_before=1)
 
 

@@ -468,10 +468,13 @@ def test_every_anchor_docs_rules_md_lists_is_a_heading_of_the_rendered_page():
 
 
 def test_every_rule_link_of_the_referee_page_goes_to_a_heading():
-    from scorepad.messages import RULE_SENTENCES
+    from scorepad.games.mulatschak.words import RULE_SENTENCES as MULATSCHAK
+    from scorepad.games.muller_matz.words import RULE_SENTENCES as MULLER_MATZ
+    from scorepad.games.mura.words import RULE_SENTENCES as MURA
 
     anchors = set(rules_doc().anchors)
-    assert {anchor for _sentence, anchor in RULE_SENTENCES.values()} <= anchors
+    sentences = {**MULATSCHAK, **MURA, **MULLER_MATZ}
+    assert {anchor for _sentence, anchor in sentences.values()} <= anchors
 
 
 @pytest.mark.parametrize(("heading", "anchor"), [

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from scorepad import games
 from scorepad.messages import violation_words
 from scorepad.models import Deal
 
@@ -32,7 +33,7 @@ def test_the_words_come_with_the_page_and_no_saves_answer_repeats_them(language)
     found = WORDS.findall(page)
     assert len(found) == 1
     with translation.override(language):
-        expected = violation_words()
+        expected = violation_words(games.of(session).WORDING)
     assert json.loads(found[0]) == expected
     # a words' text without its placeholders, as the page's JSON writes it
     bid = max(re.split(r"\{\w+\}", expected["codes"]["bid_out_of_range"]), key=len)

@@ -154,12 +154,14 @@ def test_the_muli_exchange_error_is_shown_once(phone, table):
 
 def test_a_score_of_one_point_is_singular():
     from referee.violations import Violation
+    from scorepad.games.mulatschak import WORDING
     from scorepad.messages import violation_message
 
     one = Violation.of("stay_home_forbidden_low_score", "Anna", score=1, threshold=3)
     three = Violation.of("stay_home_forbidden_low_score", "Anna", score=3, threshold=3)
-    assert violation_message(one) == "Anna has 1 point (at or below 3) and must play."
-    assert violation_message(three) == "Anna has 3 points (at or below 3) and must play."
+    assert violation_message(one, WORDING) == "Anna has 1 point (at or below 3) and must play."
+    assert violation_message(three, WORDING) == (
+        "Anna has 3 points (at or below 3) and must play.")
 
 
 # --- corrections reachable for every deal; numbers as numbers ---------------------------------

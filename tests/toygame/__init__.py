@@ -1,5 +1,6 @@
-"""High Card: a toy fourth game that lives only under ``tests/`` and proves README's
-"Adding a game": one package, its templates, and one line in the setting
+"""High Card: a toy fourth game that lives only under ``tests/`` and proves docs/games.md,
+"Adding a game": one package (a Django app: ``apps.py``) with its templates and its own
+words in English, German and Hungarian (``locale/``), and one line in the setting
 ``SCHREIBER_GAMES`` (``test_toygame.py`` registers it and walks it through everything a
 user touches). Nothing outside this package knows it.
 
@@ -21,6 +22,7 @@ from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from rest_framework import serializers
 
 from referee.money import transfer_plan
@@ -29,7 +31,7 @@ from scorepad.errors import InputError, RulesBroken
 from scorepad.fields import AsStored, NameField, Shape, rules_schema, utc_datetime
 from scorepad.games.base import Column, GameRules, JsonReplayer, Money, rate, stake_of
 from scorepad.loaded import Loaded, Names, PlayerKeys, SessionRecord
-from scorepad.messages import violation_message
+from scorepad.messages import Wording, violation_message
 
 # --- playing ---------------------------------------------------------------------------
 
@@ -60,6 +62,21 @@ def normalize(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def kind(data: Mapping[str, Any]) -> str:
     return "tie" if len(data.get("winners") or []) > 1 else "deal"
+
+
+# --- its words (their German and Hungarian: locale/) -------------------------------------------
+
+#: The codes only High Card reports (``unknown_player`` is worded for every game).
+WORDING = Wording(codes={
+    "winner_listed_twice": gettext_lazy("{player} is ticked twice."),
+    "nobody_lost": gettext_lazy("Somebody lost: not everybody can have turned up the highest "
+                                "card."),
+})
+RULE_HELP: dict[str, Any] = {}  # no house rules
+ABOUT = pgettext_lazy("keeps the score of", "High Card")
+STAKE_UNIT = pgettext_lazy("stake per", "High Card point")
+STATS_NOTE = ""
+CHART_TITLES: dict[str, Any] = {}
 
 
 def check(seats: Sequence[str], winners: Sequence[str]) -> list[Violation]:
@@ -199,8 +216,9 @@ def deal_out(row: Any, names: Names) -> dict[str, Any]:
 # --- looking back: statistics, the paper sheet, the chart, the CSV ----------------------------
 
 STATS_KEY = "high_card"
-STATS_COLUMNS = (Column("hc_points", "High Card points"),
-                 Column("point_rate", "High Card point rate", "rate", ("person",)))
+STATS_COLUMNS = (Column("hc_points", gettext_lazy("High Card points")),
+                 Column("point_rate", gettext_lazy("High Card point rate"), "rate",
+                        ("person",)))
 FIGURES_TEMPLATE = "scorepad/_figures_high_card.html"
 
 
@@ -248,9 +266,12 @@ def placings(record: SessionRecord) -> list[dict[str, int]]:
 def card(record: SessionRecord) -> dict[str, Any]:
     """The evening's card: the players by their points, the most first."""
     points = _points(record)
-    return {"standings": [{"player": p, "figure": f"{points[p]} points", "detail": ""}
+    return {"standings": [{"player": p, "figure": ngettext("{n} point", "{n} points",
+                                                           points[p]).format(n=points[p]),
+                           "detail": ""}
                           for p in sorted(record.seats, key=lambda p: -points[p])],
-            "facts": [f"{len(record.deals)} deals"]}
+            "facts": [ngettext("{n} deal", "{n} deals", len(record.deals)).format(
+                n=len(record.deals))]}
 
 
 def session_points(pid: str, record: SessionRecord) -> None:
@@ -284,8 +305,9 @@ def chart_lines(record: SessionRecord) -> tuple[
 
 def csv_rows(names: Names, deals: Sequence[Any]) -> list[list[object]]:
     order = names.seats
-    rows: list[list[object]] = [[_("deal"), "winners",
-                                 *[f"{names.to_name(p)} points" for p in order]]]
+    rows: list[list[object]] = [[_("deal"), _("winners"),
+                                 *[_("{player} points").format(player=names.to_name(p))
+                                   for p in order]]]
     for d in deals:
         r = d.result
         rows.append([d.number, " + ".join(names.to_name(p) for p in r.get("winners", [])),
@@ -326,11 +348,11 @@ def scorer_texts(session: Any) -> dict[str, Any]:
 
 
 def recorded_message(number: int) -> str:
-    return f"High Card deal {number} recorded."
+    return _("High Card deal {number} recorded.").format(number=number)
 
 
 def start_parts(form: Any) -> dict[str, Any]:
-    return {"note": "High Card: two to six players, one card each."}
+    return {"note": _("High Card: two to six players, one card each.")}
 
 
 def again_rules(session: Any) -> tuple[str, list[tuple[str, str]]]:
@@ -378,10 +400,10 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     names = loaded.names
     seats = list(names.by_id.values())
     ticked = [str(w) for w in (post.getlist("winner") if hasattr(post, "getlist") else [])]
-    errors = [violation_message(names.violation(v))
+    errors = [violation_message(names.violation(v), WORDING)
               for v in check(names.seats, [names.to_id(w) for w in ticked])]
     if submitted and not ticked:
-        errors.append("Tick who turned up the highest card.")
+        errors.append(_("Tick who turned up the highest card."))
     legal = bool(ticked) and not errors
     return {"number": number, "seats": seats, "mode": mode, "game_form": FORM_PART,
             "ticked": ticked, "general_errors": errors, "legal": legal,

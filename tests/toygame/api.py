@@ -16,7 +16,7 @@ from scorepad.api.referee_serializers import ErrorOut, ViolationsOut
 from scorepad.api.referee_views import stateless, validated, violations_response
 from scorepad.fields import NameField, Shape, UniqueNamesField
 
-from . import NAME, TITLE, check
+from . import NAME, TITLE, WORDING, check
 
 
 class HighCardCheckRequest(Shape):
@@ -42,7 +42,7 @@ def high_card_deal(request: Request) -> Response:
     data = validated(HighCardCheckRequest, request)
     broken = check(data["players"], data["winners"])
     if broken:
-        return violations_response(tuple(broken))
+        return violations_response(tuple(broken), WORDING)
     return Response({"legal": True})
 
 

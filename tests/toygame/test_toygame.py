@@ -1,6 +1,7 @@
-"""README, "Adding a game", done: a fourth game that lives only under ``tests/``
-(``tests/toygame``: one package and its templates) is added through the registry's one
-setting, ``SCHREIBER_GAMES``, and walked through everything a user touches: starting a
+"""docs/games.md, "Adding a game", done: a fourth game that lives only under ``tests/``
+(``tests/toygame``: one package, a Django app with its templates and its own words) is
+added through the registry's one setting, ``SCHREIBER_GAMES`` (which installs it as an
+app: ``tests/gamesetting.py``), and walked through everything a user touches: starting a
 session (the form and the API), recording, correcting and deleting deals, the session
 page and its live check, the scoreboard and its 304, the watch link, the deal sheet, the
 history, the past sessions, the statistics pages and API, the settlement, CSV and JSON
@@ -17,15 +18,16 @@ from typing import Any
 
 import jsonschema
 import pytest
-from django.conf import settings
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
-from django.test import Client, override_settings
+from django.test import Client
+from django.utils import translation
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
 
 from scorepad import games
 from scorepad.models import Deal, Session
+from tests.gamesetting import games_setting, with_games
 from tests.scorepad.factories import phone_of, user
 from tests.scorepad.test_schema_truth import Checked, account, strict
 
@@ -41,7 +43,7 @@ def toy() -> Any:
     """The toy registered after the three games, the way a deployment adds one; the
     registry (and all that was made from it) as before afterwards."""
     before = games.names()
-    with override_settings(SCHREIBER_GAMES=[*settings.SCHREIBER_GAMES, TOY]):
+    with with_games(TOY):
         yield games.get(NAME)
     assert games.names() == before
 
@@ -66,7 +68,7 @@ def test_the_setting_registers_the_game_and_restoring_it_forgets_it():
     assert NAME not in games.names()
     with pytest.raises(TemplateDoesNotExist):
         get_template(board)
-    with override_settings(SCHREIBER_GAMES=[*settings.SCHREIBER_GAMES, TOY]):
+    with with_games(TOY):
         assert games.names()[-1] == NAME and games.get(NAME).TITLE == "High Card"
         assert get_template(board)
         assert (NAME, "High Card") in Session._meta.get_field("game").choices
@@ -87,7 +89,7 @@ def test_its_referee_api_is_routed_while_it_is_registered():
     url = "/api/v1/referee/high_card/deal"
     body = {"players": SEATS, "winners": ["Anna"]}
     assert Client().post(url, body, content_type="application/json").status_code == 404
-    with override_settings(SCHREIBER_GAMES=[*settings.SCHREIBER_GAMES, TOY]):
+    with with_games(TOY):
         schema = schema_now()
         assert "/api/v1/referee/high_card/deal" in schema["paths"]
         checked = Checked(schema)
@@ -145,7 +147,7 @@ def test_the_pages_of_a_toy_session(toy):
     # the live check: the form as filled in, checked by the game's rules
     checked = client.post(f"{base}/check", {"number": "1", "winner": ["Anna", "Anna"]},
                           HTTP_HX_REQUEST="true", HTTP_HX_TARGET="deal-form")
-    assert checked.status_code == 200 and "winner_listed_twice" in text(checked)
+    assert checked.status_code == 200 and "Anna is ticked twice." in text(checked)
     checked = client.post(f"{base}/check", {"number": "1", "winner": ["Anna"]},
                           HTTP_HX_REQUEST="true", HTTP_HX_TARGET="deal-form")
     assert "A point each: Anna" in text(checked) and 'class="error"' not in text(checked)
@@ -156,7 +158,7 @@ def test_the_pages_of_a_toy_session(toy):
                                                    "idempotency_key": f"k{number}"})
         assert saved.status_code == 302, text(saved)[:1000]
     refused = client.post(f"{base}/deals/new", {"number": "4", "winner": SEATS})
-    assert "nobody_lost" in text(refused)
+    assert "Somebody lost: not everybody can have turned up the highest card." in text(refused)
     assert list(session.deals.order_by("number").values_list("kind", flat=True)) == [
         "deal", "tie", "deal"]
 
@@ -240,10 +242,43 @@ def test_the_pages_of_a_toy_session(toy):
     assert Session.objects.filter(group=session.group, game=NAME).count() == 2
 
 
+def test_the_toy_speaks_german_and_hungarian_from_its_own_catalogue():
+    """Its words and their translations are its own (``tests/toygame/locale/``): served
+    while the setting names it, by Django's translations of its app, and by nothing
+    before or after."""
+    lost = "Somebody lost: not everybody can have turned up the highest card."
+    german = "Jemand hat verloren: Nicht alle können die höchste Karte gehabt haben."
+    hungarian = "Valaki vesztett: nem fordíthatta fel mindenki a legmagasabb lapot."
+    with translation.override("de"):
+        assert translation.gettext(lost) == lost
+    with with_games(TOY):
+        owner = user("erzsi")
+        client = phone_of(owner)
+        g = client.post("/api/v1/groups/", json.dumps({"name": "Asztal"}),
+                        content_type="application/json").json()["id"]
+        sid = client.post("/api/v1/sessions/", json.dumps(
+            {"group": g, "game": NAME, "seats": SEATS}),
+            content_type="application/json").json()["id"]
+        for language, sentence in (("de", german), ("hu", hungarian), ("en", lost)):
+            refused = client.post(f"/api/v1/sessions/{sid}/deals/", json.dumps(
+                {"winners": SEATS}), content_type="application/json",
+                HTTP_ACCEPT_LANGUAGE=language)
+            assert refused.status_code == 422
+            assert [v["message"] for v in refused.json()["violations"]] == [sentence]
+        board = text(client.get(f"/sessions/{sid}/", HTTP_ACCEPT_LANGUAGE="hu"))
+        assert "High Card · 0 osztás" in board and "ki fordította fel a legmagasabb lapot?" in board
+        home = text(Client(HTTP_ACCEPT_LANGUAGE="de").get("/"))
+        assert "bei Müller Matz und bei High Card mit" in home  # its name, in its own words
+        start = text(client.get("/sessions/new/", HTTP_ACCEPT_LANGUAGE="hu"))
+        assert "vesztett partinként vagy High Card-pontonként" in start  # the stake's label
+    with translation.override("de"):
+        assert translation.gettext(lost) == lost
+
+
 def test_the_toy_alone_starts_by_the_form_and_the_api():
     """No other game registered: nothing the start form or the API does by default is
     another game's (its presets, its rules)."""
-    with override_settings(SCHREIBER_GAMES=[TOY]):
+    with games_setting([TOY]):
         assert games.default() == NAME
         owner = user("solo")
         client = phone_of(owner)

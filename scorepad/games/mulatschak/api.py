@@ -47,6 +47,7 @@ from ...fields import (
 )
 from ...messages import input_error_message
 from .shapes import CallIn, DealIn, MulatschakRulesField
+from .words import WORDING
 
 # --- shapes -----------------------------------------------------------------------------
 
@@ -251,7 +252,7 @@ def mulatschak_deal(request: Request) -> Response:
     result = score_deal(table, deal)
     violations = result.violations + _auction_violations(data, deal)
     if violations:
-        return violations_response(violations)
+        return violations_response(violations, WORDING)
     pending = multiplier_of(
         rules_, multiplier_factors(rules_, hearts=False, collapses=result.collapses_after,
                                    knocked=False, knocks_before=result.knocks_after)
@@ -294,7 +295,7 @@ def mulatschak_auction(request: Request) -> Response:
         data["scores_before"],
     )
     if not result.legal:
-        return violations_response(result.violations)
+        return violations_response(result.violations, WORDING)
     return Response(
         {
             "legal": True,
@@ -325,7 +326,8 @@ def mulatschak_trick(request: Request) -> Response:
         return rule_error_response(e)
     card = result.winning_card.code if result.winning_card else None
     if not result.legal:
-        return violations_response(result.violations, winner=result.winner, winning_card=card)
+        return violations_response(result.violations, WORDING, winner=result.winner,
+                                   winning_card=card)
     return Response({"legal": True, "winner": result.winner, "winning_card": card})
 
 

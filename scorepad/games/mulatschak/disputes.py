@@ -4,6 +4,7 @@ decide, as for /api/v1/referee/mulatschak/trick and /auction."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -16,13 +17,7 @@ from referee.trick import Play, check_trick
 from referee.violations import RuleError, Violation
 
 from ...cardnames import suit_name
-from ...messages import (
-    DUTY_VERDICTS,
-    PARAMETER_HELP,
-    input_error_message,
-    rule_sentence,
-    violation_message,
-)
+from ...messages import input_error_message, violation_message
 from ..disputes import (
     FormError,
     Line,
@@ -30,6 +25,7 @@ from ..disputes import (
     Tool,
     dropped,
     gather_cards,
+    line,
     many,
     name_of,
     one,
@@ -40,6 +36,7 @@ from ..disputes import (
     slots,
 )
 from .play import MULI_NAMES, session_rules
+from .words import DUTY_VERDICTS, RULE_HELP, RULE_SENTENCES, WORDING
 
 GAME = "mulatschak"
 #: The house rules the stand-alone page offers, by question: those that change its answer.
@@ -102,7 +99,7 @@ def standalone_table(data: Any, tool: str) -> tuple[Table, list[FormError]]:
         name = e.field.removeprefix("overrides.")
         errors.append(FormError(f"r_{name}", f"{name}: {input_error_message(e)}"))
         rules = base
-    fields = [{"name": name, "value": getattr(rules, name), "help": PARAMETER_HELP.get(name, ""),
+    fields = [{"name": name, "value": getattr(rules, name), "help": RULE_HELP[name],
                "kind": "bool" if isinstance(getattr(base, name), bool) else "int",
                "nullable": name in NULLABLE} for name in names]
     count = rules.players_max if tool == "trick" else _seat_count(data, rules, errors)
@@ -123,9 +120,7 @@ def _seat_count(data: Any, rules: MulatschakRules, errors: list[FormError]) -> i
     return min(4, rules.players_max)
 
 
-def _line(kind: str, text: str, code: str = "") -> Line:
-    rule, anchor = rule_sentence(code) if code else ("", "")
-    return Line(kind, text, rule, anchor)
+_line = partial(line, RULE_SENTENCES)
 
 
 def _trump(data: Any, table: Table) -> str | None:
@@ -206,7 +201,7 @@ def _verdict(rules: MulatschakRules, trump: str, cards: list[Card], hand: list[C
             if trump != "bells" and WELI in (card, *hand):
                 lines.append(_line("info", _("The Weli counts as a trump here."), "weli"))
         else:
-            lines.append(Line("no", violation_message(_named(v, pack))))
+            lines.append(Line("no", violation_message(_named(v, pack), WORDING)))
     if result.legal and earlier:
         if hand:
             lines.append(Line("yes", _("Legal: {card} may be played.").format(card=named)))
@@ -340,7 +335,7 @@ def _auction_lines(rules: MulatschakRules, players: list[str], dealer: str,
         if code == "not_your_turn":
             before = run_auction(rules, players, dealer, calls[:index], scores)
             code = "duel" if before.duel else code
-        text = _("Call {n}: {message}").format(n=index + 1, message=violation_message(v))
+        text = _("Call {n}: {message}").format(n=index + 1, message=violation_message(v, WORDING))
         lines.append(_line("no", text, code))
     for index, (player, call) in enumerate(calls):
         if call != MULI:

@@ -19,9 +19,10 @@ from ...cardnames import TRUMP_NAMES
 from ...errors import InputError
 from ...ids import parse_count
 from ...loaded import Loaded, Names
-from ...messages import input_error_message, reason_label, violation_message
+from ...messages import input_error_message, violation_message
 from ..base import inferred, step, stepped_count
 from .play import MULI_NAMES, NAME, factors_text, preview, session_rules, state_from_json
+from .words import WORDING, reason_label
 
 if TYPE_CHECKING:
     from ...models import Session
@@ -407,7 +408,7 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
                 v = names.violation(v)
                 violations.append(
                     {"code": v.code, "player": v.player, "field": VIOLATION_FIELDS.get(v.code),
-                     "message": violation_message(v)}
+                     "message": violation_message(v, WORDING)}
                 )
             if result.legal and entry.kind == "played":
                 multiplier_text = factors_text([str(f) for f in result.factors],

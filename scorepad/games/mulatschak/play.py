@@ -28,8 +28,8 @@ from referee.violations import RuleError
 
 from ...errors import InputError, RulesBroken
 from ...loaded import Loaded, PlayerKeys
-from ...messages import FACTOR_LABELS
 from ..base import RECENT_GAMES, GameRules, SlipColumn, TournamentPlay
+from .words import FACTOR_LABELS
 
 if TYPE_CHECKING:
     from ...models import Session

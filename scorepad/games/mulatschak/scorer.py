@@ -26,8 +26,8 @@ from referee.rules import (
     mulatschak_rules,
 )
 
-from ...messages import FACTOR_LABELS
 from ..base import RECENT_GAMES
+from .words import FACTOR_LABELS
 
 if TYPE_CHECKING:
     from ...models import Session

@@ -16,7 +16,7 @@ from referee.rules import (
     SALZBURG,
 )
 
-from ...messages import PARAMETER_HELP
+from .words import RULE_HELP
 
 #: House rules that are one of a few words: offered as a choice, not typed.
 RULE_CHOICES = {"pack": MULATSCHAK_PACKS, "muli_fail_mode": MULI_FAIL_MODES,
@@ -42,7 +42,7 @@ def rules_table(form: Any) -> list[dict[str, Any]]:
     return [
         {
             "name": name,
-            "help": PARAMETER_HELP.get(name, ""),
+            "help": RULE_HELP[name],
             "defaults": [(PRESETS[preset].title, params[name])
                          for preset, params in defaults.items()],
             "field": form[f"rule_{name}"],

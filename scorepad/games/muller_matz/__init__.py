@@ -99,8 +99,16 @@ from .shapes import (
     deal_out,
     parse_deal,
 )
+from .words import ABOUT, CHART_TITLES, RULE_HELP, STAKE_UNIT, STATS_NOTE, WORDING
 
 __all__ = [
+    # its words (words.py)
+    "ABOUT",
+    "CHART_TITLES",
+    "RULE_HELP",
+    "STAKE_UNIT",
+    "STATS_NOTE",
+    "WORDING",
     "BOARD_OUT",
     "DEAL_IN",
     "DEAL_OUT",

@@ -27,9 +27,10 @@ from ...fields import (
     StrictIntegerField,
     UniqueNamesField,
 )
-from ...messages import beat_reason, input_error_message
+from ...messages import input_error_message
 from . import NAME, TITLE
 from .shapes import MullerMatzRulesField
+from .words import WORDING, beat_reason
 
 # --- shapes -----------------------------------------------------------------------------
 
@@ -212,7 +213,7 @@ def muller_matz_pile(request: Request) -> Response:
         "next": result.next,
     }
     if not result.legal:
-        return violations_response(result.violations, **body)
+        return violations_response(result.violations, WORDING, **body)
     return Response({"legal": True, **body})
 
 

@@ -4,10 +4,11 @@ as /api/v1/referee/muller-matz/beat, /hand and /pile do."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
 from referee.cards import FRENCH_SUITS, Card
 from referee.muller_matz import (
@@ -23,13 +24,7 @@ from referee.muller_matz import (
 from referee.violations import RuleError, Violation
 
 from ...cardnames import SYMBOLS, suit_name
-from ...messages import (
-    SWAP_REFUSALS,
-    beat_reason,
-    input_error_message,
-    rule_sentence,
-    violation_message,
-)
+from ...messages import input_error_message, violation_message
 from ..disputes import (
     FormError,
     Line,
@@ -37,6 +32,7 @@ from ..disputes import (
     Tool,
     dropped,
     gather_cards,
+    line,
     many,
     name_of,
     one,
@@ -46,17 +42,10 @@ from ..disputes import (
     seat_index,
     slots,
 )
+from .words import RULE_HELP, RULE_SENTENCES, SWAP_REFUSALS, WORDING, beat_reason
 
 GAME = "muller_matz"
 
-#: The parameters a table may change (docs/rules.md, "Mueller Matz parameters"), for the
-#: Referee page.
-MATZ_PARAMETER_HELP: dict[str, Any] = {
-    "lowest_trump": gettext_lazy("rank of the trump that may be swapped for the turned-up "
-                                 "card"),
-    "sleep_trumps": gettext_lazy("trumps needed to go to sleep while the stock lasts"),
-    "hand_size": gettext_lazy("a hand draws from the stock up to this many cards"),
-}
 HAND_RULES = ("lowest_trump", "sleep_trumps", "hand_size")
 #: Seats the stand-alone pile offers (two packs from five on).
 PILE_SEATS = range(2, 9)
@@ -100,16 +89,14 @@ def standalone_table(data: Any, tool: str) -> tuple[Table, list[FormError]]:
         else:
             errors.append(FormError("seats", _("Players: choose from {min} to {max}.").format(
                 min=PILE_SEATS[0], max=PILE_SEATS[-1])))
-    fields = [{"name": name, "value": getattr(rules, name), "help": MATZ_PARAMETER_HELP[name],
+    fields = [{"name": name, "value": getattr(rules, name), "help": RULE_HELP[name],
                "kind": "choice" if name == "lowest_trump" else "int",
                "choices": ("2", "6")} for name in HAND_RULES] if tool == "hand" else []
     players = [_("Player {n}").format(n=n) for n in range(1, count + 1)]
     return Table(GAME, rules, rules.pack, players, rule_fields=fields, preset=GAME), errors
 
 
-def _line(kind: str, text: str, code: str = "") -> Line:
-    rule, anchor = rule_sentence(code) if code else ("", "")
-    return Line(kind, text, rule, anchor)
+_line = partial(line, RULE_SENTENCES)
 
 
 def trump_choices() -> list[tuple[str, str]]:
@@ -374,7 +361,7 @@ def _pile_lines(result: Any, table: Table) -> list[Line]:
     for v in result.violations:
         params = {k: name_of(str(p), table.pack) if k in ("card", "top") else p
                   for k, p in v.params.items()}
-        message = violation_message(Violation.of(v.code, v.player, **params))
+        message = violation_message(Violation.of(v.code, v.player, **params), WORDING)
         code = "pile_turn" if v.code == "not_your_turn" else v.code
         text = _("Play {n}: {message}").format(n=int(v.params.get("play", 0)) + 1,
                                                message=message)

@@ -14,6 +14,7 @@ from ...loaded import Loaded, Names
 from ...messages import violation_message
 from ..base import mode_of
 from .play import session_rules
+from .words import WORDING
 
 if TYPE_CHECKING:
     from ...models import Session
@@ -142,9 +143,9 @@ def _order_context(names: Names, post: Any, submitted: bool,
             if v.code == "player_listed_twice":
                 at = at[1:]
             if not at:
-                general.append(violation_message(v))
+                general.append(violation_message(v, WORDING))
             for k in at:
-                errors.setdefault(k, []).append(violation_message(v))
+                errors.setdefault(k, []).append(violation_message(v, WORDING))
     if submitted:
         for k, name in enumerate(order):
             if not name:

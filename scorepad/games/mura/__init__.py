@@ -112,8 +112,16 @@ from .shapes import (
     deal_out,
     parse_deal,
 )
+from .words import ABOUT, CHART_TITLES, RULE_HELP, STAKE_UNIT, STATS_NOTE, WORDING
 
 __all__ = [
+    # its words (words.py)
+    "ABOUT",
+    "CHART_TITLES",
+    "RULE_HELP",
+    "STAKE_UNIT",
+    "STATS_NOTE",
+    "WORDING",
     "BALANCES_ALWAYS",
     "BOARD_OUT",
     "BOARD_TEMPLATE",

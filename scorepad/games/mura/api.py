@@ -36,7 +36,7 @@ from ...fields import (
     UniqueNamesField,
     money_schema,
 )
-from . import COUNTS_OR_CARDS, NAME, TITLE, MuraTrickIn, counts_or_cards
+from . import COUNTS_OR_CARDS, NAME, TITLE, WORDING, MuraTrickIn, counts_or_cards
 
 # --- shapes -----------------------------------------------------------------------------
 
@@ -136,7 +136,7 @@ def mura_deal(request: Request) -> Response:
     except RuleError as e:
         return rule_error_response(e)
     if not result.legal:
-        return violations_response(result.violations)
+        return violations_response(result.violations, WORDING)
     body: dict[str, Any] = {
         "legal": True,
         "results": {name: r.as_dict() for name, r in result.results.items()},

@@ -4,6 +4,7 @@ as card-by-card deals at /api/v1/referee/mura/deal do."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -14,7 +15,6 @@ from referee.mura import trick_winner as mura_winner
 from referee.violations import RuleError
 
 from ...cardnames import suit_name
-from ...messages import rule_sentence
 from ..disputes import (
     FormError,
     Line,
@@ -22,6 +22,7 @@ from ..disputes import (
     Tool,
     dropped,
     gather_cards,
+    line,
     name_of,
     one,
     pack_of,
@@ -30,6 +31,7 @@ from ..disputes import (
     seat_index,
     slots,
 )
+from .words import RULE_SENTENCES
 
 GAME = "mura"
 
@@ -49,9 +51,7 @@ def standalone_table(data: Any, tool: str) -> tuple[Table, list[FormError]]:
     return Table(GAME, MURA_RULES, MURA_RULES.pack, players), []
 
 
-def _line(kind: str, text: str, code: str = "") -> Line:
-    rule, anchor = rule_sentence(code) if code else ("", "")
-    return Line(kind, text, rule, anchor)
+_line = partial(line, RULE_SENTENCES)
 
 
 def _seat(data: Any, name: str, players: list[str], label: str,

@@ -19,7 +19,7 @@ from referee.violations import RuleError
 from ...cardnames import card_name, pack_choices
 from ...ids import parse_count
 from ...loaded import Loaded, Names
-from ...messages import card_violation_message, input_error_message, violation_message
+from ...messages import input_error_message, violation_message
 from ..base import (
     inferred,
     mode_of,
@@ -27,6 +27,7 @@ from ..base import (
     stepped_count,
 )
 from .play import CARD_CODES, NAME, PACK, seat_rules, session_rules, tricks_for
+from .words import WORDING, card_violation_message
 
 if TYPE_CHECKING:
     from ...models import Session
@@ -266,7 +267,7 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
                 if not submitted and v.code in ("tricks_missing", "figures_missing"):
                     missing.append(v.player)  # not an error yet while typing: a hint
                     continue
-                violations.append({"player": v.player, "message": violation_message(v)})
+                violations.append({"player": v.player, "message": violation_message(v, WORDING)})
             if missing:
                 hints.append(_("Still to enter: %(names)s.")
                              % {"names": ", ".join(dict.fromkeys(p for p in missing if p))})

@@ -1,0 +1,12 @@
+"""Mura as a Django app (installed from the setting ``SCHREIBER_GAMES``): Django's own
+template loaders, static files finders and translations find its ``templates/``,
+``static/`` and ``locale/``."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class MuraConfig(AppConfig):
+    name = "scorepad.games.mura"
+    verbose_name = "Mura"
