@@ -111,7 +111,9 @@ def session_for(user: Any, session_id: object, need: str = READ, *,
     One query: the user's role comes along as a subquery of the session's row.
     ``without_state``: the running state (read on first use) stays in the database, for
     a page that is usually answered from the cache."""
-    sessions = Session.objects.select_related("group").filter(pk=pk_of(session_id))
+    # a tournament's table comes along (its page says when it has finished): no query more
+    sessions = (Session.objects.select_related("group", "tournament_table__round__tournament")
+                .filter(pk=pk_of(session_id)))
     if without_state:
         sessions = sessions.defer("state")
     if is_table(user):

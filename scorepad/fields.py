@@ -204,6 +204,8 @@ MAX_SESSION_NAME = 80
 MAX_SESSION_NOTE = 2000
 #: A roster player's category (docs/tournaments.md, "Categories").
 MAX_CATEGORY = 20
+CATEGORY_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_CATEGORY,
+                   "pattern": NAME_PATTERN, "nullable": True, "example": "Damen"}
 
 
 class _ServiceChecked(serializers.Field):  # type: ignore[type-arg]
@@ -234,6 +236,15 @@ class SessionNoteField(_ServiceChecked):
 @extend_schema_field({"type": "string", "format": "date"})
 class SessionDateField(_ServiceChecked):
     """A session's day as ``YYYY-MM-DD`` (``services.clean_session_date``)."""
+
+
+@extend_schema_field(CATEGORY_SCHEMA)
+class CategoryField(_ServiceChecked):
+    """A roster player's category (``rosters.clean_category``); null: none."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
 
 
 class AsStored(Shape):

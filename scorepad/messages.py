@@ -127,6 +127,19 @@ INPUT_ERRORS: dict[str, Any] = {
     "card_or_pick_up": _('give either a card or "pick_up": true'),
     "too_short": _("must name at least {min}"),
     "not_date": _("must be a date like 2025-11-23"),
+    # tournaments (docs/tournaments.md)
+    "already_registered": _("{name} is already registered"),
+    "not_registered": _("{name} is not registered"),
+    "not_seated_here": _("{name} is not seated at this table"),
+    "rank_points_needed": _("is required with combined scoring"),
+    "rank_points_list": _("must be a list of 1 to {most} numbers"),
+    "not_number_between": _("must be a number from {min} to {max}"),
+    "tiebreaks_list": _("must be a list of {choices}, each at most once"),
+    "not_money": _("must be a plain decimal like '5.00'"),
+    "prize_kind": _('must have a "place" and one of "percent", "amount" and "item"'),
+    "prize_place_twice": _("place {place} has a prize already"),
+    "not_percent": _("must be a number more than 0 and at most 100"),
+    "percents_over_100": _("the percents add up to {total}, more than 100"),
 }
 
 CONFLICTS: dict[str, Any] = {
@@ -146,6 +159,15 @@ CONFLICTS: dict[str, Any] = {
                      "rules."),
     "tables_unfinished": _("These tables are still playing: {tables}. Close the round "
                            "when they are finished, or force it."),
+    "tables_unconfirmed": _("Nobody at these tables has confirmed the result yet: {tables}. "
+                            "Close the round when they have, or force it."),
+    "confirm_first": _("This cannot be undone: confirm it with the second button."),
+    "formats_fixed": _("The tournament's format can be changed only until round 1 is "
+                       "drawn."),
+    "final_too_few": _("{players} players are too few for a final table of {size}."),
+    "entrant_played": _("{name} has been drawn to a table already: withdraw them instead."),
+    "table_not_finished": _("Table {table} has not finished yet: its result can be "
+                            "confirmed once it has."),
 }
 
 

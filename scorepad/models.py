@@ -384,6 +384,11 @@ class AccessGeneration(models.Model):
 # --- tournaments (docs/tournaments.md) ------------------------------------------------------
 
 
+def default_tiebreaks() -> list[str]:
+    """What a tournament compares after points unless told otherwise."""
+    return ["score", "wins"]
+
+
 class Tournament(models.Model):
     """A prize evening at several tables: players registered at the door, rounds drawn to
     tables, every table an ordinary session of the tournament's game and frozen rules,
@@ -401,6 +406,7 @@ class Tournament(models.Model):
     class Scoring(models.TextChoices):
         PLACEMENT = "placement", _("placement")
         SCORE = "score", _("score")
+        COMBINED = "combined", _("combined")
 
     class Draw(models.TextChoices):
         RANDOM = "random", _("random")
@@ -426,6 +432,17 @@ class Tournament(models.Model):
     currency = models.CharField(max_length=3, blank=True, default="")
     #: The day it is played (a season counts it by this day).
     date = models.DateField(_("date"), default=timezone.localdate)
+    #: The formats (docs/tournaments.md, "Tournament formats"): ``combined`` scoring's
+    #: points per place at a table (decimal strings), the tie-breaks after points in
+    #: order, the final's tables (0: no final), whether a table's result needs a seated
+    #: player's confirmation, the entry fee (in ``currency``) and the prize list
+    #: (``{"place", "percent" | "amount" | "item"}``, amounts and percents as strings).
+    rank_points = models.JSONField(default=list, blank=True)
+    tiebreaks = models.JSONField(default=default_tiebreaks)
+    final_tables = models.PositiveSmallIntegerField(default=0)
+    confirm_results = models.BooleanField(default=False)
+    entry_fee = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
+    prizes = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices,
                               default=Status.REGISTERING)
     #: How many of the last closed rounds the screen leaves out (a surprise at the
@@ -462,6 +479,11 @@ class Entrant(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     number = models.PositiveIntegerField()
     withdrawn = models.BooleanField(default=False)
+    #: Has paid the entry fee at the door.
+    paid = models.BooleanField(default=False)
+    #: The draw by lot (1 = best), made when round 1 is drawn (a latecomer's when they
+    #: register), where the tournament needs one; None until then.
+    lot = models.PositiveIntegerField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -488,6 +510,8 @@ class TournamentRound(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     #: Closed with unfinished tables (each stands as it is).
     forced = models.BooleanField(default=False)
+    #: The final: drawn after the last of the tournament's rounds, by standing.
+    final = models.BooleanField(default=False)
     drawn_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
@@ -516,6 +540,10 @@ class TournamentTable(models.Model):
     #: {"finished": bool, "scores": {player id: "p/q"}} as the table stood when the round
     #: was closed, and again after every correction since.
     result = models.JSONField(default=dict)
+    #: The seated player who confirmed the finished table's result, and when; cleared by
+    #: any later correction of its deals.
+    confirmed_by = models.CharField(max_length=40, blank=True, default="")
+    confirmed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]

@@ -23,26 +23,36 @@ from django.utils import timezone
 
 from .cache import versions
 from .errors import InputError
-from .fields import MAX_NAME, hidden_character
+from .fields import MAX_CATEGORY, MAX_NAME, hidden_character
 from .models import Group, Invitation, Membership, Player, Removal, Session, Tournament
 
 
-def clean_name(name: object, field: str) -> str:
-    """A player's or group's name as stored: NFKC, blanks folded, nothing invisible."""
-    if not isinstance(name, str):
-        raise InputError(field, "must be a name", "not_name")
-    normal = unicodedata.normalize("NFKC", name)
+def clean_text(value: object, field: str, most: int) -> str:
+    """Words as stored (a name, a category, a prize): NFKC, blanks folded, nothing
+    invisible, 1 to ``most`` characters."""
+    if not isinstance(value, str):
+        raise InputError(field, "must be text", "not_string")
+    normal = unicodedata.normalize("NFKC", value)
     code = hidden_character(normal)
     if code is not None:
         raise InputError(field, f"must not contain invisible or control characters "
                          f"({code})", "bad_character", char=code)
     cleaned = " ".join(normal.split())
     if not cleaned:
-        raise InputError(field, "must be a name", "not_name")
-    if len(cleaned) > MAX_NAME:
-        raise InputError(field, f"must be at most {MAX_NAME} characters", "too_long",
-                         max=MAX_NAME)
+        raise InputError(field, "must not be empty", "empty")
+    if len(cleaned) > most:
+        raise InputError(field, f"must be at most {most} characters", "too_long", max=most)
     return cleaned
+
+
+def clean_name(name: object, field: str) -> str:
+    """A player's or group's name as stored: NFKC, blanks folded, nothing invisible."""
+    try:
+        return clean_text(name, field, MAX_NAME)
+    except InputError as e:
+        if e.code in ("not_string", "empty"):
+            raise InputError(field, "must be a name", "not_name") from None
+        raise
 
 
 def name_key(name: str) -> str:
@@ -119,17 +129,45 @@ def player_link(*, player: Player, user: Any | None) -> Player:
     return player
 
 
+def clean_category(value: object, field: str = "category") -> str:
+    """A player's category (docs/tournaments.md, "Categories"): 1–20 characters, blanks
+    folded, nothing invisible; None for none (kept as "")."""
+    return "" if value is None else clean_text(value, field, MAX_CATEGORY)
+
+
+def category_key(category: str) -> str:
+    """What two categories must share to be one ("Damen" is "DAMEN")."""
+    return name_key(category)
+
+
+def player_categorize(*, player: Player, category: object) -> Player:
+    """Give the player a category (None: none); the rankings of the tournaments they play
+    move (their ETags too)."""
+    cleaned = clean_category(category)
+    if cleaned != player.category:
+        Player.objects.filter(pk=player.pk).update(category=cleaned)
+        Tournament.objects.filter(entrants__player=player).update(version=F("version") + 1)
+        player.category = cleaned
+    return player
+
+
 #: Leaves a field of ``player_change`` as it is.
 UNCHANGED: Any = object()
 
 
 @transaction.atomic
-def player_change(*, player: Player, name: Any = UNCHANGED, user: Any = UNCHANGED) -> Player:
-    """Rename the player and/or link them to an account (None: unlink), all or nothing."""
+def player_change(*, player: Player, name: Any = UNCHANGED, user: Any = UNCHANGED,
+                  category: Any = UNCHANGED) -> Player:
+    """Rename the player, link them to an account (None: unlink) and/or give them a
+    category (None: none), all or nothing."""
+    if category is not UNCHANGED:
+        clean_category(category)  # refused before anything is written
     if name is not UNCHANGED:
         player = player_rename(player=player, name=name)
     if user is not UNCHANGED:
         player = player_link(player=player, user=user)
+    if category is not UNCHANGED:
+        player = player_categorize(player=player, category=category)
     return player
 
 

@@ -5,8 +5,9 @@ The seating plan's QR code is the address ``/t/<code>/``; the code may also be t
 ``/t/``. Opening it keeps the code in a signed cookie (HttpOnly, SameSite=Lax, Secure over
 HTTPS) and goes to the table's session page. From then on, on that session's pages of
 play alone (``PAGES``: the page, its polled scoreboard, the form's check, recording,
-correcting and Undo), the request's user is the table (``scorepad.access.TableUser``),
-which the access layer lets edit that one session and nothing else; every other address
+correcting, Undo, and confirming the finished table's result), the request's user is the
+table (``scorepad.access.TableUser``), which the access layer lets edit that one session
+and nothing else; every other address
 answers as to anybody not logged in. The code ends when its round closes (or the
 tournament ends): the table's pages then say so and record nothing.
 
@@ -41,7 +42,8 @@ COOKIE_SECONDS = 24 * 3600
 #: The session's pages a table's phone uses (URL names of scorepad.urls).
 PAGES = frozenset({"scorepad:session", "scorepad:board", "scorepad:deal_check",
                    "scorepad:deal_form_fresh", "scorepad:deal_create",
-                   "scorepad:deal_edit", "scorepad:deal_delete"})
+                   "scorepad:deal_edit", "scorepad:deal_delete",
+                   "scorepad:table_confirm"})
 
 
 def table_of(code: str) -> TournamentTable | None:

@@ -41,6 +41,7 @@ pages = [
     path("sessions/<int:session_id>/deals/<int:number>/delete", corrections.deal_delete,
          name="deal_delete"),
     path("sessions/<int:session_id>/status", session.session_status, name="session_status"),
+    path("sessions/<int:session_id>/confirm", tablephone.table_confirm, name="table_confirm"),
     path("sessions/<int:session_id>/about", session.session_about, name="session_about"),
     path("sessions/<int:session_id>/card", session.card_page, name="session_card"),
     path("sessions/<int:session_id>/history", corrections.session_history, name="session_history"),

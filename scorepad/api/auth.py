@@ -51,7 +51,8 @@ class CachedTokenAuthentication(TokenAuthentication):
 
 
 #: What a table's phone may do with its code: its own session's page of the API, read,
-#: record and correct (docs/tournaments.md, "Table codes"); URL name → methods.
+#: record and correct, and confirm its result (docs/tournaments.md, "Table codes");
+#: URL name → methods.
 TABLE_MAY = {
     "api:session_detail": {"GET", "HEAD"},
     "api:deals": {"GET", "HEAD", "POST"},
@@ -59,6 +60,7 @@ TABLE_MAY = {
     "api:scoreboard": {"GET", "HEAD"},
     "api:history": {"GET", "HEAD"},
     "api:settlement": {"GET", "HEAD"},
+    "api:session_confirm": {"GET", "HEAD", "POST"},
 }
 
 

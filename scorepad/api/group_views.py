@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scorepad import rosters, services, sharing
-from scorepad.access import MANAGE, READ, WRITE, check_link, group_for
+from scorepad.access import MANAGE, READ, WRITE, check_link, group_for, visible_groups
 from scorepad.fields import USERNAME_SCHEMA
 from scorepad.models import Invitation, Membership, Player
 
@@ -31,7 +31,8 @@ from .scorepad_serializers import ERRORS_4XX
 def _player_out(player: Player) -> dict[str, Any]:
     return sp.PlayerOut({"id": player.pk, "name": player.name,
                          "user": None if player.user is None
-                         else player.user.get_username()}).data
+                         else player.user.get_username(),
+                         "category": player.category or None}).data
 
 
 def _group_out(group: Any, role: str) -> dict[str, Any]:
@@ -86,14 +87,20 @@ def players(request: Request, group_id: int) -> Response:
                      for p in group.players.select_related("user").order_by("name")])
 
 
-@extend_schema(
+PLAYER_PATCH = extend_schema(
     methods=["PATCH"],
     parameters=[IDEMPOTENCY], request=sp.PlayerPatchIn,
     responses={200: sp.PlayerOut, **ERRORS_4XX},
-    summary="Rename a player (history keeps pointing at them), or link them to an account",
+    summary="Rename a player (history keeps pointing at them), link them to an account, "
+            "or give them a category",
     description="`{\"user\": \"me\"}` says \"this player is me\", `{\"user\": null}` "
                 "undoes it. An account is at most one player of a group (400 naming "
-                "`user` otherwise); only members can be linked.")
+                "`user` otherwise); only members can be linked. `category` (1–20 "
+                "characters, null for none; editors and owners): a ranking of its own in "
+                "tournaments (docs/tournaments.md, \"Categories\").")
+
+
+@PLAYER_PATCH
 @api_view(["PATCH"])
 @permission_classes([AccountRequired])
 @idempotent
@@ -102,11 +109,32 @@ def player_detail(request: Request, group_id: int, player_id: int) -> Response:
     player = group.players.select_related("user").filter(pk=player_id).first()
     if player is None:
         raise Http404
+    return _player_patch(request, player)
+
+
+@extend_schema(methods=["GET"], responses={200: sp.PlayerOut, **ERRORS_4XX},
+               summary="A player of one of your groups' rosters")
+@PLAYER_PATCH
+@api_view(["GET", "PATCH"])
+@permission_classes([AccountRequired])
+@idempotent
+def roster_player(request: Request, player_id: int) -> Response:
+    """A roster player by its id alone (its group's members only: 404 for others)."""
+    player = (Player.objects.select_related("user")
+              .filter(pk=player_id, group__in=visible_groups(request.user)).first())
+    if player is None:
+        raise Http404
+    if request.method == "GET":
+        return Response(_player_out(player))
+    return _player_patch(request, player)
+
+
+def _player_patch(request: Request, player: Player) -> Response:
     data = sp.PlayerPatchIn(data=request.data)
     data.is_valid(raise_exception=True)
     changes = data.validated_data
-    if "name" in changes:
-        group_for(request.user, group_id, WRITE)
+    if "name" in changes or "category" in changes:
+        group_for(request.user, player.group_id, WRITE)
     target = None
     if "user" in changes:
         target = _account(request, changes["user"])
@@ -116,7 +144,8 @@ def player_detail(request: Request, group_id: int, player_id: int) -> Response:
     try:
         player = rosters.player_change(
             player=player, name=changes.get("name", rosters.UNCHANGED),
-            user=target if "user" in changes else rosters.UNCHANGED)
+            user=target if "user" in changes else rosters.UNCHANGED,
+            category=changes.get("category", rosters.UNCHANGED))
     except services.InputError as e:
         raise invalid(e) from e
     return Response(_player_out(player))

@@ -21,6 +21,7 @@ from rest_framework import serializers
 
 from scorepad import games
 from scorepad.fields import (
+    CategoryField,
     NameField,
     NewPasswordField,
     RulesSpecField,
@@ -176,6 +177,8 @@ class PlayerPatchIn(Shape):
         help_text="the account behind the player: \"me\" (yourself), a member's username "
                   "(editors and owners), or null to unlink. Viewers may link only "
                   "themselves to an unlinked player and unlink only themselves.")
+    category = CategoryField(help_text="a ranking of its own in tournaments (\"Damen\", "
+                             "\"Jugend\"), 1–20 characters; null: none (editors and owners)")
 
     schema_extra = {"minProperties": 1}
 
@@ -190,6 +193,7 @@ class PlayerOut(Shape):
     name = serializers.CharField()
     user = serializers.CharField(allow_null=True,
                                  help_text="the linked account's username, if any")
+    category = serializers.CharField(allow_null=True, help_text="null: none")
 
 
 class MemberIn(Shape):

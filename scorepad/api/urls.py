@@ -58,6 +58,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/history", session_views.history, name="history"),
     path("sessions/<int:session_id>/settlement", session_views.settlement, name="settlement"),
     path("sessions/<int:session_id>/watch-link", session_views.watch_link, name="watch_link"),
+    path("players/<int:player_id>/", group_views.roster_player, name="roster_player"),
     path("players/<int:player_id>/stats", stats_views.player_stats, name="player_stats"),
     path("me/stats", stats_views.my_stats, name="my_stats"),
     path("groups/<int:group_id>/ratings", stats_views.group_ratings, name="group_ratings"),
@@ -77,6 +78,10 @@ urlpatterns = [
          tournament_views.round_close, name="tournament_round_close"),
     path("tournaments/<int:tournament_id>/ranking", tournament_views.ranking,
          name="tournament_ranking"),
+    path("tournaments/<int:tournament_id>/prizes", tournament_views.prizes,
+         name="tournament_prizes"),
+    path("sessions/<int:session_id>/confirm", tournament_views.confirm,
+         name="session_confirm"),
     path("sessions/<int:session_id>/card.png", card_views.session_card, name="session_card"),
     path("watch/<token:token>/card.png", card_views.watch_card, name="watch_card"),
 ]

@@ -7,9 +7,11 @@ through ``services`` as any session's.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -31,8 +33,20 @@ from ..models import (
     TournamentTable,
 )
 from . import draw as drawing
+from . import formats
 from . import tables as table_rules
-from .ranking import Entry, Standing, TableResult, ranking
+from .prizes import Prize, awards, money, pot, remainder
+from .ranking import (
+    LOT,
+    Entry,
+    Format,
+    Standing,
+    TableResult,
+    in_category,
+    lot_order,
+    prize_order,
+    ranking,
+)
 
 #: The most rounds a tournament may have, and deals a round may last.
 MAX_ROUNDS = 50
@@ -41,11 +55,16 @@ TOURNAMENT_NAME_MAX = 80
 
 
 class TablesUnfinished(Conflict):
-    """A round cannot close while these tables play on (unless forced)."""
+    """A round cannot close while these tables play on, or (with ``confirm_results``)
+    while these finished tables' results are not confirmed (unless forced)."""
 
-    def __init__(self, tables: Sequence[int]) -> None:
-        super().__init__("tables_unfinished", tables=", ".join(map(str, tables)))
+    def __init__(self, tables: Sequence[int], unconfirmed: Sequence[int] = ()) -> None:
+        if tables:
+            super().__init__("tables_unfinished", tables=", ".join(map(str, tables)))
+        else:
+            super().__init__("tables_unconfirmed", tables=", ".join(map(str, unconfirmed)))
         self.tables = list(tables)
+        self.unconfirmed = list(unconfirmed)
 
 
 def _count(value: object, field: str, low: int, high: int) -> int:
@@ -67,13 +86,58 @@ def _name(value: object) -> str:
     return cleaned[:TOURNAMENT_NAME_MAX]
 
 
+#: The format fields (docs/tournaments.md, "Tournament formats"): optional when making a
+#: tournament, changed only while it is registering.
+FORMAT_FIELDS = ("scoring", "rank_points", "tiebreaks", "final_tables", "confirm_results",
+                 "date", "entry_fee", "currency", "prizes")
+
+
+def _formats(given: Mapping[str, Any], current: Mapping[str, Any]) -> dict[str, Any]:
+    """The format fields ``given`` (each optional) checked and made what the tournament
+    keeps, against ``current`` (what it has, or the defaults): ``combined`` scoring needs
+    ``rank_points``. InputError naming the first wrong field."""
+    out: dict[str, Any] = {}
+    if "scoring" in given:
+        out["scoring"] = _choice(given["scoring"], "scoring", Tournament.Scoring.values)
+    if "rank_points" in given:
+        out["rank_points"] = ([] if given["rank_points"] is None
+                              else formats.clean_rank_points(given["rank_points"]))
+    if "tiebreaks" in given:
+        out["tiebreaks"] = formats.clean_tiebreaks(given["tiebreaks"])
+    if "final_tables" in given:
+        out["final_tables"] = formats.clean_final_tables(given["final_tables"])
+    if "confirm_results" in given:
+        out["confirm_results"] = formats.clean_flag(given["confirm_results"],
+                                                    "confirm_results")
+    if "date" in given:
+        out["date"] = services.clean_session_date(given["date"])
+    if "entry_fee" in given:
+        out["entry_fee"] = formats.clean_fee(given["entry_fee"])
+    if "currency" in given:
+        out["currency"] = formats.clean_currency(given["currency"])
+    if "prizes" in given:
+        out["prizes"] = ([] if given["prizes"] is None
+                         else formats.clean_prizes(given["prizes"]))
+    after = {**current, **out}
+    if after["scoring"] == Tournament.Scoring.COMBINED and not after["rank_points"]:
+        raise InputError("rank_points", "is required with combined scoring",
+                         "rank_points_needed")
+    return out
+
+
+def _format_defaults() -> dict[str, Any]:
+    return {f: Tournament._meta.get_field(f).get_default() for f in FORMAT_FIELDS}
+
+
 @transaction.atomic
 def tournament_create(*, group: Group, user: Any, name: object, game: object,
                       preset: str | None = None, overrides: Mapping[str, object] | None = None,
                       rounds: object, round_ends: object, deals_per_round: object = None,
                       table_size: object, scoring: object, draw: object,
-                      stake: str | None = None, currency: str | None = None) -> Tournament:
-    """A tournament of the group: rules frozen as a session's, every choice checked."""
+                      stake: str | None = None, currency: str | None = None,
+                      **choices: Any) -> Tournament:
+    """A tournament of the group: rules frozen as a session's, every choice checked;
+    ``choices``: the format fields (``FORMAT_FIELDS``), each optional."""
     cleaned = _name(name)
     the_game = games.get(_choice(game, "game", games.for_tournaments()))
     play = the_game.TOURNAMENT
@@ -86,16 +150,34 @@ def tournament_create(*, group: Group, user: Any, name: object, game: object,
     per_round = (_count(deals_per_round, "deals_per_round", 1, MAX_DEALS)
                  if ends == Tournament.RoundEnds.DEALS else None)
     size = _count(table_size, "table_size", frozen.fewest, frozen.most)
-    money = services.clean_stake(stake, currency)
+    unknown = set(choices) - set(FORMAT_FIELDS)
+    assert not unknown, f"not a format field: {unknown}"
+    money_now = services.clean_stake(stake, currency)
+    given = {**choices, "scoring": scoring}
+    if currency not in (None, ""):
+        given["currency"] = money_now[1] if money_now else currency
+    kept = {**_format_defaults(), **_formats(given, _format_defaults())}
+    _draw = _choice(draw, "draw", Tournament.Draw.values)
     return Tournament.objects.create(
         group=group, name=cleaned, game=the_game.NAME, preset=frozen.preset,
         rules=frozen.params, seats_fewest=frozen.fewest, seats_most=frozen.most,
         rounds=count, round_ends=ends, deals_per_round=per_round,
-        table_size=size, scoring=_choice(scoring, "scoring", Tournament.Scoring.values),
-        draw=_choice(draw, "draw", Tournament.Draw.values),
-        stake=money[0] if money else None, currency=money[1] if money else "",
+        table_size=size, draw=_draw, stake=money_now[0] if money_now else None,
         screen_token=sharing.new_token(), created_by=services.acting_account(user),
+        **kept,
     )
+
+
+def needs_lot(tournament: Tournament) -> bool:
+    """Does the tournament draw lots (and show them)? When a tie-break is by lot, when
+    it has a final, or when it has prizes."""
+    return (LOT in (tournament.tiebreaks or []) or tournament.final_tables > 0
+            or bool(tournament.prizes))
+
+
+def format_of(tournament: Tournament) -> Format:
+    return Format(tournament.scoring, formats.rank_points_exact(tournament.rank_points or []),
+                  tuple(tournament.tiebreaks or ()))
 
 
 def _locked(tournament: Tournament) -> Tournament:
@@ -115,41 +197,118 @@ def _registration_open(tournament: Tournament) -> None:
         raise Conflict("registration_closed")
 
 
-def entrant_register(*, tournament: Tournament, name: object) -> Entrant:
-    """Register a player (a roster name of the group, added if new) with the next start
-    number; open until the last round is drawn."""
+def _entrant(tournament: Tournament, name: object) -> Entrant:
+    """The registered player of that name (capitals and spelling variants aside), or
+    InputError naming ``name``."""
     cleaned = rosters.clean_name(name, "name")
+    key = rosters.name_key(cleaned)
+    entrant = next((e for e in tournament.entrants.select_related("player")
+                    if rosters.name_key(e.player.name) == key), None)
+    if entrant is None:
+        raise InputError("name", f"{cleaned} is not registered", "not_registered",
+                         name=cleaned)
+    return entrant
+
+
+def entrant_register(*, tournament: Tournament, name: object,
+                     category: Any = rosters.UNCHANGED,
+                     rng: random.Random | None = None) -> Entrant:
+    """Register a player (a roster name of the group, added if new) with the next start
+    number; open until the last round is drawn. ``category`` (given): the roster
+    player's category (None: none). A latecomer after round 1 draws their lot now, where
+    the tournament draws lots."""
+    cleaned = rosters.clean_name(name, "name")
+    if category is not rosters.UNCHANGED:
+        category = rosters.clean_category(category)
     with transaction.atomic():
         locked = _locked(tournament)
         _registration_open(locked)
         key = rosters.name_key(cleaned)
         if any(rosters.name_key(n) == key for n in
                locked.entrants.values_list("player__name", flat=True)):
-            raise InputError("name", "is already registered", "already_registered",
-                             name=cleaned)
+            raise InputError("name", f"{cleaned} is already registered",
+                             "already_registered", name=cleaned)
         player = rosters.roster_players(locked.group, [cleaned], "name")[0]
+        if category is not rosters.UNCHANGED:
+            rosters.player_change(player=player, category=category or None)
         last = locked.entrants.aggregate(n=Max("number"))["n"] or 0
         entrant = Entrant.objects.create(tournament=locked, player=player, number=last + 1)
+        if needs_lot(locked) and locked.round_set.exists():
+            _latecomer_lot(locked, entrant, rng or random.SystemRandom())
         _bump(locked)
         tournament.version = locked.version
         return entrant
 
 
+def _latecomer_lot(tournament: Tournament, entrant: Entrant, rng: random.Random) -> None:
+    """A latecomer's lot: a place among the lots drawn so far, at random (the others
+    keep their order)."""
+    drawn = tournament.entrants.filter(lot__isnull=False).exclude(pk=entrant.pk).count()
+    lot = rng.randint(1, drawn + 1)
+    tournament.entrants.filter(lot__gte=lot).update(lot=F("lot") + 1)
+    Entrant.objects.filter(pk=entrant.pk).update(lot=lot)
+    entrant.lot = lot
+
+
+def _draw_lots(tournament: Tournament, rng: random.Random) -> None:
+    """The draw by lot of every registered player who has none yet (round 1)."""
+    waiting = list(tournament.entrants.filter(lot__isnull=True).order_by("number"))
+    if not waiting:
+        return
+    rng.shuffle(waiting)
+    after = tournament.entrants.aggregate(n=Max("lot"))["n"] or 0
+    for index, entrant in enumerate(waiting, 1):
+        entrant.lot = after + index
+    Entrant.objects.bulk_update(waiting, ["lot"])
+
+
 def entrant_withdraw(*, tournament: Tournament, name: object) -> Entrant:
     """Withdraw a registered player: their results stay, they are not drawn again."""
-    cleaned = rosters.clean_name(name, "name")
     with transaction.atomic():
         locked = _locked(tournament)
-        key = rosters.name_key(cleaned)
-        entrant = next((e for e in locked.entrants.select_related("player")
-                        if rosters.name_key(e.player.name) == key), None)
-        if entrant is None:
-            raise InputError("name", "is not registered", "not_registered", name=cleaned)
+        entrant = _entrant(locked, name)
         if not entrant.withdrawn:
             Entrant.objects.filter(pk=entrant.pk).update(withdrawn=True)
             entrant.withdrawn = True
             _bump(locked)
         return entrant
+
+
+def entrant_change(*, tournament: Tournament, name: object,
+                   category: Any = rosters.UNCHANGED, paid: Any = rosters.UNCHANGED
+                   ) -> Entrant:
+    """Mark a registered player as paid (or not), or set their roster player's category
+    (None: none); at any time."""
+    if category is not rosters.UNCHANGED:
+        category = rosters.clean_category(category)
+    if paid is not rosters.UNCHANGED:
+        paid = formats.clean_flag(paid, "paid")
+    with transaction.atomic():
+        locked = _locked(tournament)
+        entrant = _entrant(locked, name)
+        if category is not rosters.UNCHANGED:
+            entrant.player = rosters.player_change(player=entrant.player,
+                                                   category=category or None)
+        if paid is not rosters.UNCHANGED and paid != entrant.paid:
+            Entrant.objects.filter(pk=entrant.pk).update(paid=paid)
+            entrant.paid = paid
+        _bump(locked)
+        return entrant
+
+
+def entrant_remove(*, tournament: Tournament, name: object) -> None:
+    """Take back a registration (a mistyped name): only a player who has not been drawn
+    to a table yet (Conflict otherwise: withdraw them). The roster keeps the name."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        entrant = _entrant(locked, name)
+        if Seat.objects.filter(player_id=entrant.player_id,
+                               session__tournament_table__round__tournament=locked).exists():
+            raise Conflict("entrant_played", name=entrant.player.name)
+        entrant.delete()
+        if entrant.lot is not None:
+            locked.entrants.filter(lot__gt=entrant.lot).update(lot=F("lot") - 1)
+        _bump(locked)
 
 
 # --- drawing and closing rounds --------------------------------------------------------------
@@ -171,8 +330,9 @@ def round_draw(*, tournament: Tournament, user: Any,
                rng: random.Random | None = None) -> TournamentRound:
     """Draw the next round: every registered, not withdrawn player at a table (a new
     session each), seats and first dealers at random (docs/tournaments.md, "How tables
-    are drawn"). Conflict while a round is open, once every round is drawn, or when the
-    players cannot be seated."""
+    are drawn"); round 1 draws the lots too, where the tournament needs them. After the
+    last round, the final, if the tournament has one (``final_draw``). Conflict while a
+    round is open, once every round is drawn, or when the players cannot be seated."""
     rng = rng or random.SystemRandom()
     with transaction.atomic():
         locked = _locked(tournament)
@@ -183,13 +343,16 @@ def round_draw(*, tournament: Tournament, user: Any,
             raise Conflict("round_open", number=next(
                 r.number for r in drawn if r.status == TournamentRound.Status.OPEN))
         if len(drawn) >= locked.rounds:
+            if locked.final_tables and not any(r.final for r in drawn):
+                return _final_draw(locked, user, rng, len(drawn) + 1)
             raise Conflict("all_rounds_drawn", rounds=locked.rounds)
-        game = games.get(locked.game)
         entrants = list(locked.entrants.filter(withdrawn=False).select_related("player"))
         sizes = drawing.table_sizes(len(entrants), locked.table_size, locked.seats_fewest,
                                     locked.seats_most)
         if sizes is None:
             raise Conflict("cannot_seat", players=len(entrants), size=locked.table_size)
+        if not drawn and needs_lot(locked):
+            _draw_lots(locked, rng)
         met = drawing.meetings(_earlier_tables(locked))
         ids = [e.pk for e in entrants]
         if locked.draw == Tournament.Draw.SWISS and drawn:
@@ -202,21 +365,49 @@ def round_draw(*, tournament: Tournament, user: Any,
             plan = drawing.draw_swiss(order, sizes, met, rng)
         else:
             plan = drawing.draw_random(ids, sizes, met, rng)
-        number = len(drawn) + 1
-        new_round = TournamentRound.objects.create(tournament=locked, number=number)
-        by_id = {e.pk: e.player for e in entrants}
-        money = (locked.stake, locked.currency) if locked.stake is not None else None
-        for index, table in enumerate(plan, 1):
-            seats, dealer = drawing.seat(table, rng)
-            players = [by_id[e] for e in seats]
-            session = services.session_seat(
-                group=locked.group, game=game, preset=locked.preset, rules=locked.rules,
-                players=players, dealer=by_id[dealer], money=money, user=user)
-            TournamentTable.objects.create(round=new_round, number=index, session=session,
-                                           code=sharing.new_token())
-        Tournament.objects.filter(pk=locked.pk).update(
-            version=F("version") + 1, status=Tournament.Status.PLAYING)
-        return new_round
+        return _seat_round(locked, entrants, plan, user, rng, len(drawn) + 1)
+
+
+def _seat_round(locked: Tournament, entrants: Sequence[Entrant], plan: Sequence[Sequence[int]],
+                user: Any, rng: random.Random, number: int, final: bool = False
+                ) -> TournamentRound:
+    """Make the round's tables (entrant ids by table): a session each, seats and the
+    first dealer at random."""
+    game = games.get(locked.game)
+    new_round = TournamentRound.objects.create(tournament=locked, number=number, final=final)
+    by_id = {e.pk: e.player for e in entrants}
+    money = (locked.stake, locked.currency) if locked.stake is not None else None
+    for index, table in enumerate(plan, 1):
+        seats, dealer = drawing.seat(table, rng)
+        players = [by_id[e] for e in seats]
+        session = services.session_seat(
+            group=locked.group, game=game, preset=locked.preset, rules=locked.rules,
+            players=players, dealer=by_id[dealer], money=money, user=user)
+        TournamentTable.objects.create(round=new_round, number=index, session=session,
+                                       code=sharing.new_token())
+    Tournament.objects.filter(pk=locked.pk).update(
+        version=F("version") + 1, status=Tournament.Status.PLAYING)
+    return new_round
+
+
+def _final_draw(locked: Tournament, user: Any, rng: random.Random, number: int
+                ) -> TournamentRound:
+    """The final (docs/tournaments.md, "The final"): the first ``final_tables`` ×
+    ``table_size`` players of the ranking who have not withdrawn (a tie across that cut
+    decided by lot), the best ``table_size`` at table 1, the next at table 2, and so on;
+    as many tables as there are players for. Conflict with fewer players than a table."""
+    entrants = {str(e.player_id): e for e in
+                locked.entrants.filter(withdrawn=False).select_related("player")}
+    by_lot = sorted(standings(locked), key=lot_order)
+    order = [entrants[line.entry.player] for line in
+             sorted(by_lot, key=lambda line: line.key, reverse=True)
+             if line.entry.player in entrants]
+    size = locked.table_size
+    count = min(locked.final_tables, len(order) // size)
+    if count == 0:
+        raise Conflict("final_too_few", players=len(order), size=size)
+    plan = [[e.pk for e in order[i * size:(i + 1) * size]] for i in range(count)]
+    return _seat_round(locked, order, plan, user, rng, number, final=True)
 
 
 def _round(tournament: Tournament, number: object) -> TournamentRound:
@@ -242,8 +433,11 @@ def round_close(*, tournament: Tournament, number: int, force: bool = False
         results = {t.pk: t.result if table_rules.from_slip(t) else
                    table_rules.result_now(t, limit) for t in rows}
         open_tables = [t.number for t in rows if not results[t.pk]["finished"]]
-        if open_tables and not force:
-            raise TablesUnfinished(open_tables)
+        unconfirmed = ([t.number for t in rows if results[t.pk]["finished"]
+                        and not table_rules.is_confirmed(t)]
+                       if locked.confirm_results else [])
+        if (open_tables or unconfirmed) and not force:
+            raise TablesUnfinished(open_tables, unconfirmed)
         for table in rows:
             TournamentTable.objects.filter(pk=table.pk).update(result=results[table.pk])
         now = timezone.now()
@@ -260,9 +454,11 @@ def round_close(*, tournament: Tournament, number: int, force: bool = False
 
 
 def tournament_change(*, tournament: Tournament, status: object = None,
-                      screen_hides_rounds: object = None, name: object = None) -> Tournament:
+                      screen_hides_rounds: object = None, name: object = None,
+                      **choices: Any) -> Tournament:
     """End the tournament (``status: "finished"``, once no round is open), hide the last
-    closed rounds from the screen, or rename it."""
+    closed rounds from the screen, rename it, or change its formats (``choices``: the
+    format fields given; only while it is registering, else Conflict)."""
     with transaction.atomic():
         locked = _locked(tournament)
         changes: dict[str, Any] = {}
@@ -271,6 +467,15 @@ def tournament_change(*, tournament: Tournament, status: object = None,
         if screen_hides_rounds is not None:
             changes["screen_hides_rounds"] = _count(screen_hides_rounds,
                                                     "screen_hides_rounds", 0, locked.rounds)
+        if choices:
+            unknown = set(choices) - set(FORMAT_FIELDS)
+            assert not unknown, f"not a format field: {unknown}"
+            current = {f: getattr(locked, f) for f in FORMAT_FIELDS}
+            changes |= _formats(choices, current)
+            if locked.status != Tournament.Status.REGISTERING:
+                raise Conflict("formats_fixed")
+            if "currency" in changes and not changes["currency"] and locked.stake is not None:
+                raise InputError("currency", "is required with a stake", "missing")
         if status is not None:
             _choice(status, "status", [Tournament.Status.FINISHED])
             if locked.status != Tournament.Status.FINISHED:
@@ -310,37 +515,146 @@ def table_result_enter(*, tournament: Tournament, round_number: object,
         return table
 
 
+def table_confirm(*, session_id: int, player: object) -> TournamentTable:
+    """A seated player confirms their finished table's result (docs/tournaments.md,
+    "Confirming a table's result"): InputError naming ``player`` for a name not seated
+    there (checked first), Conflict while the table is not finished, NotFound for a
+    session that is no tournament's table. The table's session gets a new version (its
+    page says so), the tournament too."""
+    with transaction.atomic():
+        session = Session.objects.select_for_update().filter(pk=session_id).first()
+        table = (TournamentTable.objects.select_related("round__tournament")
+                 .filter(session_id=session_id).first())
+        if session is None or table is None:
+            raise NotFound(f"table of session {session_id}")
+        table.session = session
+        seated = list(session.seats.order_by("position").values_list("player__name",
+                                                                      flat=True))
+        key = rosters.name_key(player) if isinstance(player, str) else None
+        name = next((n for n in seated if rosters.name_key(n) == key), None)
+        if name is None:
+            raise InputError("player", "is not seated at this table", "not_seated_here",
+                             name=str(player)[:MAX_NAME])
+        tournament = table.round.tournament
+        if not table_rules.is_finished(table, tournament.deals_per_round or 0):
+            raise Conflict("table_not_finished", table=table.number)
+        now = timezone.now()
+        TournamentTable.objects.filter(pk=table.pk).update(confirmed_by=name,
+                                                           confirmed_at=now)
+        table.confirmed_by, table.confirmed_at = name, now
+        Session.objects.filter(pk=session_id).update(version=F("version") + 1)
+        services.versions.publish_versions(lambda: Session.objects.filter(
+            pk=session_id).values_list("pk", "version"))
+        Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+        return table
+
+
+def table_of_session(session_id: int) -> TournamentTable | None:
+    return (TournamentTable.objects.select_related("round__tournament")
+            .filter(session_id=session_id).first())
+
+
 # --- reading ---------------------------------------------------------------------------------
 
 
 def _entries(tournament: Tournament) -> list[Entry[str]]:
-    return [Entry(str(player_id), name, number) for player_id, name, number in
-            tournament.entrants.order_by("number").values_list("player_id", "player__name",
-                                                                  "number")]
+    return [Entry(str(player_id), name, number, lot, category, withdrawn)
+            for player_id, name, number, lot, category, withdrawn in
+            tournament.entrants.order_by("number").values_list(
+                "player_id", "player__name", "number", "lot", "player__category",
+                "withdrawn")]
 
 
-def closed_results(tournament: Tournament, hide: int = 0) -> tuple[int, list[TableResult[str]]]:
-    """(closed rounds counted, their tables' results), leaving out the last ``hide``
-    closed rounds: one query, no deal read."""
+@dataclass(frozen=True)
+class Closed:
+    """The closed rounds a ranking counts (less the hidden ones): how many, the
+    qualifying rounds' tables and the final's."""
+
+    rounds: int
+    tables: list[TableResult[str]]
+    final: list[TableResult[str]]
+
+
+def closed_results(tournament: Tournament, hide: int = 0) -> Closed:
+    """The closed rounds' results, leaving out the last ``hide`` closed rounds: one
+    query, no deal read."""
     rows = list(TournamentTable.objects.filter(
         round__tournament=tournament, round__status=TournamentRound.Status.CLOSED)
-        .values_list("round__number", "number", "result"))
-    closed = sorted({r for r, _n, _res in rows})
+        .values_list("round__number", "round__final", "number", "result"))
+    closed = sorted({r for r, _f, _n, _res in rows})
     kept = set(closed[:max(len(closed) - hide, 0)])
-    return len(kept), [TableResult(r, n, table_rules.decode(res.get("scores") or {}))
-                       for r, n, res in rows if r in kept]
+    results = [(final, TableResult(r, n, table_rules.decode(res.get("scores") or {})))
+               for r, final, n, res in rows if r in kept]
+    return Closed(len(kept), [t for final, t in results if not final],
+                  [t for final, t in results if final])
 
 
 def standings(tournament: Tournament, hide: int = 0) -> list[Standing[str]]:
-    _count_closed, results = closed_results(tournament, hide)
-    return ranking(_entries(tournament), results, tournament.scoring)
+    """The ranking, best first, with its places: the final's order once it is closed.
+    The one function the ranking, the prizes and the seasons read."""
+    closed = closed_results(tournament, hide)
+    return ranking(_entries(tournament), closed.tables, format_of(tournament), closed.final)
 
 
-def ranking_json(tournament: Tournament, hide: int = 0) -> dict[str, Any]:
-    """The ranking of the closed rounds (less the last ``hide``), as the API answers it."""
-    closed, results = closed_results(tournament, hide)
-    lines = ranking(_entries(tournament), results, tournament.scoring)
-    return {"rounds_closed": closed, "ranking": [line.as_json() for line in lines]}
+def _pot(tournament: Tournament) -> Decimal:
+    return pot(tournament.entry_fee, tournament.entrants.filter(paid=True).count())
+
+
+def prize_awards(tournament: Tournament, lines: Sequence[Standing[str]]) -> list[Any]:
+    """Each prize with its worth now and who wins it as the ranking stands."""
+    return awards([Prize.of(p) for p in tournament.prizes or []], prize_order(lines),
+                  _pot(tournament))
+
+
+def ranking_json(tournament: Tournament, hide: int = 0, category: str | None = None
+                 ) -> dict[str, Any]:
+    """The ranking of the closed rounds (less the last ``hide``), as the API answers it;
+    every entry with what its position wins now (``prize``); ``category``: that
+    category's players alone, each with their place in it."""
+    closed = closed_results(tournament, hide)
+    lines = ranking(_entries(tournament), closed.tables, format_of(tournament), closed.final)
+    won = {id(a.winner): a.as_json(name=False) for a in prize_awards(tournament, lines)
+           if a.winner is not None}
+    show_lot = needs_lot(tournament)
+    out = []
+    for line in lines:
+        entry = line.as_json(lot=show_lot)
+        entry["prize"] = won.get(id(line))
+        out.append(entry)
+    if category:
+        key = rosters.category_key(category)
+        places = {id(line): place for place, line in
+                  in_category(lines, key, rosters.category_key)}
+        out = [{**entry, "place": places[id(line)]}
+               for line, entry in zip(lines, out, strict=True) if id(line) in places]
+    return {"rounds_closed": closed.rounds, "ranking": out}
+
+
+def prizes_json(tournament: Tournament) -> dict[str, Any]:
+    """``GET …/prizes``: the pot, each prize (its winner's name once the tournament is
+    finished) and what is left of the pot."""
+    lines = standings(tournament)
+    given = prize_awards(tournament, lines)
+    of_pot = _pot(tournament)
+    finished = tournament.status == Tournament.Status.FINISHED
+    return {
+        "entry_fee": None if tournament.entry_fee is None else money(tournament.entry_fee),
+        "currency": tournament.currency or None,
+        "paid_players": tournament.entrants.filter(paid=True).count(),
+        "pot": money(of_pot),
+        "prizes": [{**a.as_json(name=True), **({} if finished else {"name": None})}
+                   for a in given],
+        "pot_remainder": money(remainder(of_pot, given)),
+    }
+
+
+def categories_of(tournament: Tournament) -> list[str]:
+    """The categories of the tournament's players (one spelling each), sorted."""
+    seen: dict[str, str] = {}
+    for category in tournament.entrants.exclude(player__category="").values_list(
+            "player__category", flat=True):
+        seen.setdefault(rosters.category_key(category), category)
+    return sorted(seen.values(), key=rosters.category_key)
 
 
 @dataclass(frozen=True)
@@ -354,6 +668,7 @@ class LiveTable:
     finished: bool
     scores: dict[str, Fraction]  # by name: the round score as it stands
     board: Mapping[str, Any]
+    confirmed_by: str | None  # who confirmed its result (None: nobody yet)
 
 
 def live_tables(tournament: Tournament, the_round: TournamentRound) -> list[LiveTable]:
@@ -384,8 +699,16 @@ def live_tables(tournament: Tournament, the_round: TournamentRound) -> list[Live
         out.append(LiveTable(table, [n for _p, n in seated],
                              names.get(str(session.first_dealer_id), ""), deals, finished,
                              {names[p]: v for p, v in scores.items() if p in names},
-                             session.state))
+                             session.state, table_rules.confirmation(table)[0]))
     return out
+
+
+def ranking_etag(pk: int, version: int, category: str | None = None) -> str:
+    """The ranking's ETag: its tournament's version (every change that can move the
+    ranking or its prizes raises it) and the category asked for."""
+    part = ("-c" + hashlib.sha256(rosters.category_key(category).encode()).hexdigest()[:16]
+            if category else "")
+    return f'"t{pk}-v{version}-ranking{part}"'
 
 
 def screen_ranking_key(tournament: Tournament, *parts: str) -> str:
@@ -448,10 +771,25 @@ def tournament_by_screen(token: str) -> Tournament | None:
     return Tournament.objects.filter(screen_token=token).first()
 
 
+def entrant_json(entrant: Entrant, show_lot: bool) -> dict[str, Any]:
+    out = {"name": entrant.player.name, "number": entrant.number,
+           "withdrawn": entrant.withdrawn, "category": entrant.player.category or None,
+           "paid": entrant.paid}
+    if show_lot:
+        out["lot"] = entrant.lot
+    return out
+
+
 def players_of(tournament: Tournament) -> list[dict[str, Any]]:
-    return [{"name": name, "number": number, "withdrawn": withdrawn}
-            for name, number, withdrawn in tournament.entrants.order_by("number")
-            .values_list("player__name", "number", "withdrawn")]
+    show_lot = needs_lot(tournament)
+    return [entrant_json(e, show_lot)
+            for e in tournament.entrants.select_related("player").order_by("number")]
+
+
+def drawn_players(tournament: Tournament) -> set[str]:
+    """The names of the players drawn to a table of the tournament (one query)."""
+    return set(Seat.objects.filter(session__tournament_table__round__tournament=tournament)
+               .values_list("player__name", flat=True))
 
 
 def roster_names(tournament: Tournament) -> list[str]:

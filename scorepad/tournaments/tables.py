@@ -9,6 +9,7 @@ Below the services: ``scorepad.services`` calls these inside its own transaction
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
@@ -135,19 +136,76 @@ def result_store(table: TournamentTable, result: Mapping[str, Any]) -> None:
 
 
 def after_change(session: Session) -> None:
-    """A table's deal was corrected or deleted: if its round is closed, its result is made
-    again and the tournament's version raised (the ranking's ETag moves); a result
-    entered from the score slip stands."""
+    """A table's deal was corrected or deleted: a confirmation of its result is void
+    (docs/tournaments.md, "Confirming a table's result"); if its round is closed, its
+    result is made again; either raises the tournament's version (the ranking's ETag
+    moves). A result entered from the score slip stands."""
     table = (TournamentTable.objects.select_related("round__tournament", "session")
              .filter(session_id=session.pk).first())
-    if table is None or table.round.status != TournamentRound.Status.CLOSED or \
-            from_slip(table):
+    if table is None:
+        return
+    if table.confirmed_at is not None:
+        TournamentTable.objects.filter(pk=table.pk).update(confirmed_by="", confirmed_at=None)
+        table.confirmed_by, table.confirmed_at = "", None
+        if table.round.status != TournamentRound.Status.CLOSED or from_slip(table):
+            Tournament.objects.filter(pk=table.round.tournament_id).update(
+                version=F("version") + 1)
+    if table.round.status != TournamentRound.Status.CLOSED or from_slip(table):
         return
     tournament = table.round.tournament
     result_store(table, result_now(table, tournament.deals_per_round or 0))
+
+
+def is_finished(table: TournamentTable, limit: int) -> bool:
+    """Is the table finished: its slip entered, its kept result (a closed round) or its
+    running state says so."""
+    if from_slip(table):
+        return True
+    if table.round.status == TournamentRound.Status.CLOSED:
+        return bool((table.result or {}).get("finished"))
+    return finished_by_state(table.session, table.session.state, limit)
+
+
+def is_confirmed(table: TournamentTable) -> bool:
+    """Has a seated player confirmed the table's result (or is it the director's entry
+    of the signed score slip)?"""
+    return table.confirmed_at is not None or from_slip(table)
+
+
+def confirmation(table: TournamentTable) -> tuple[str | None, datetime | None]:
+    """(who confirmed, when): a seated player's name, or for a score slip the director
+    who entered it; (None, None) while unconfirmed."""
+    if table.confirmed_at is not None:
+        return table.confirmed_by, table.confirmed_at
+    slip = (table.result or {}).get("slip") if from_slip(table) else None
+    if slip:
+        at = slip.get("at")
+        return str(slip.get("by_name") or ""), datetime.fromisoformat(at) if at else None
+    return None, None
 
 
 def in_closed_round(session: Session) -> bool:
     """Is the session a table of a closed round (it may not be reopened)?"""
     return TournamentTable.objects.filter(
         session_id=session.pk, round__status=TournamentRound.Status.CLOSED).exists()
+
+
+def page_context(session: Session) -> dict[str, Any] | None:
+    """What a tournament table's session page shows besides its deals (docs/tournaments.md,
+    "The table's phone"): whether the table has finished (then no deal form: the table
+    says so), whether its players confirm the result, and who did; None for a session
+    that is no tournament's table. No query when the session was read with its table
+    (``access.session_for``), else one; the running state as read already."""
+    if Session.tournament_table.is_cached(session):  # type: ignore[attr-defined]
+        table = getattr(session, "tournament_table", None)
+    else:
+        table = (TournamentTable.objects.select_related("round__tournament")
+                 .filter(session_id=session.pk).first())
+    if table is None:
+        return None
+    table.session = session
+    tournament = table.round.tournament
+    by, at = confirmation(table)
+    return {"finished": is_finished(table, tournament.deals_per_round or 0),
+            "number": table.number, "confirm": tournament.confirm_results,
+            "confirmed_by": by, "confirmed_at": at}

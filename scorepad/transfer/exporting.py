@@ -73,6 +73,10 @@ def group_json(group: Group, *, links: bool = False) -> dict[str, Any]:
         "name": group.name,
         "roster": list(group.players.order_by(Lower("name"), "id").values_list("name",
                                                                                  flat=True)),
+        # a roster player's category (docs/tournaments.md, "Categories")
+        "categories": [{"player": name, "category": category} for name, category in
+                       group.players.exclude(category="").order_by(Lower("name"), "id")
+                       .values_list("name", "category")],
         "members": [
             {"username": m.user.get_username(), "role": m.role}
             for m in group.memberships.select_related("user").order_by("user__username")

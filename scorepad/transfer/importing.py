@@ -251,6 +251,29 @@ def group_import(*, group: Group, data: Any) -> list[Session]:
     return out
 
 
+def _import_categories(value: Any, path: str, ctx: _Context, problems: _Problems) -> None:
+    """Roster players' categories: ``[{"player": name, "category": text}]`` (an older
+    file has none); a name not on the roster is a problem."""
+    items = _must_list(value, path, problems, MAX_ROSTER)
+    by_key = {rosters.name_key(p.name): p for p in ctx.group.players.all()}
+    for i, item in enumerate(items or []):
+        where = _join(path, i)
+        entry = _must_dict(item, where, problems)
+        if entry is None:
+            continue
+        name = entry.get("player")
+        player = by_key.get(rosters.name_key(name)) if isinstance(name, str) else None
+        if player is None:
+            problems.add(_join(where, "player"), "not_found", _("is not on the roster"))
+            continue
+        try:
+            cleaned = rosters.clean_category(entry.get("category"))
+        except services.InputError as e:
+            problems.add(_join(where, "category"), e.code, input_error_message(e))
+            continue
+        Player.objects.filter(pk=player.pk).update(category=cleaned)
+
+
 def _import_group_body(body: dict[str, Any], path: str, ctx: _Context,
                        problems: _Problems) -> None:
     roster = _must_list(body.get("roster", []), _join(path, "roster"), problems, MAX_ROSTER)
@@ -267,6 +290,7 @@ def _import_group_body(body: dict[str, Any], path: str, ctx: _Context,
         if rosters.name_key(cleaned) not in taken:
             Player.objects.create(group=ctx.group, name=cleaned)
             taken.add(rosters.name_key(cleaned))
+    _import_categories(body.get("categories", []), _join(path, "categories"), ctx, problems)
     for i, item in enumerate(sessions):
         _import_session(item, _join(path, "sessions", i), ctx, problems)
     tournaments = _must_list(body.get("tournaments", []), _join(path, "tournaments"), problems,

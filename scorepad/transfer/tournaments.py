@@ -22,14 +22,18 @@ from .fileformat import (
     _must_list,
     _Problems,
     _text,
+    _time,
     _uid,
     _when,
 )
 
 
 def tournament_json(tournament: Tournament) -> dict[str, Any]:
-    """A tournament as the file holds it: its choices, players and rounds; each table
-    names its session by uid (the session itself is among the group's sessions)."""
+    """A tournament as the file holds it: its choices and formats, players and rounds;
+    each table names its session by uid (the session itself is among the group's
+    sessions)."""
+    from ..tournaments import formats
+
     return {
         "uid": str(tournament.uid), "name": tournament.name, "game": tournament.game,
         "preset": tournament.preset, "rules": tournament.rules, "rounds": tournament.rounds,
@@ -41,17 +45,33 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
         "screen_hides_rounds": tournament.screen_hides_rounds,
         "created_at": _when(tournament.created_at),
         "finished_at": _when(tournament.finished_at),
-        "players": [{"name": name, "number": number, "withdrawn": withdrawn}
-                    for name, number, withdrawn in tournament.entrants.order_by("number")
-                    .values_list("player__name", "number", "withdrawn")],
+        "date": tournament.date.isoformat(),
+        "rank_points": formats.rank_points_out(tournament.rank_points or []),
+        "tiebreaks": tournament.tiebreaks, "final_tables": tournament.final_tables,
+        "confirm_results": tournament.confirm_results,
+        "entry_fee": (None if tournament.entry_fee is None
+                      else f"{tournament.entry_fee.normalize():f}"),
+        "prizes": tournament.prizes,
+        "players": [{"name": name, "number": number, "withdrawn": withdrawn, "paid": paid,
+                     "lot": lot}
+                    for name, number, withdrawn, paid, lot in tournament.entrants
+                    .order_by("number").values_list("player__name", "number", "withdrawn",
+                                                    "paid", "lot")],
         "round_list": [
-            {"number": r.number, "status": r.status, "forced": r.forced,
+            {"number": r.number, "status": r.status, "forced": r.forced, "final": r.final,
              "closed_at": _when(r.closed_at),
              "tables": [{"table": t.number, "session": str(t.session.uid)}
-                        | _slip_json(t)
+                        | _slip_json(t) | _confirmed_json(t)
                         for t in r.tables.select_related("session").order_by("number")]}
             for r in tournament.round_set.order_by("number")],
     }
+
+
+def _confirmed_json(table: TournamentTable) -> dict[str, Any]:
+    """Who confirmed the table's result, and when (nothing while nobody has)."""
+    if table.confirmed_at is None:
+        return {}
+    return {"confirmed_by": table.confirmed_by, "confirmed_at": _when(table.confirmed_at)}
 
 
 def _slip_json(table: TournamentTable) -> dict[str, Any]:
@@ -66,6 +86,18 @@ def _slip_json(table: TournamentTable) -> dict[str, Any]:
                for column, by_player in (slip.get("figures") or {}).items()}
     return {"slip": {"figures": figures, "by": slip.get("by_name") or "",
                      "at": slip.get("at") or ""}}
+
+
+def _confirmed_of(row: Any, path: str, problems: _Problems) -> dict[str, Any]:
+    """A table's confirmation as the file has it: a seated player's name and when."""
+    by = row.get("confirmed_by") if isinstance(row, dict) else None
+    if by is None:
+        return {}
+    name = _text(by, _join(path, "confirmed_by"), problems, most=MAX_NAME)
+    at = _time(row.get("confirmed_at"), _join(path, "confirmed_at"), problems)
+    if name is None or at is None:
+        return {}
+    return {"confirmed_by": name, "confirmed_at": at}
 
 
 def _import_tournament(obj: Any, path: str, ctx: _Context, problems: _Problems) -> None:
@@ -98,6 +130,11 @@ def _import_tournament(obj: Any, path: str, ctx: _Context, problems: _Problems) 
         problems.add(_join(path, "uid"), "already_imported",
                      _("This tournament was imported into this group already."), CONFLICT)
         return
+    # the formats, as far as the file has them (an older file: the defaults)
+    choices = {f: body[f] for f in tour.FORMAT_FIELDS
+               if f in body and f not in ("scoring", "currency")}
+    if choices.get("rank_points") == []:  # none: not a combined tournament
+        del choices["rank_points"]
     try:
         made = tour.tournament_create(
             group=ctx.group, user=None, name=body.get("name"), game=body.get("game"),
@@ -105,7 +142,7 @@ def _import_tournament(obj: Any, path: str, ctx: _Context, problems: _Problems) 
             overrides=rules, rounds=body.get("rounds"), round_ends=body.get("round_ends"),
             deals_per_round=body.get("deals_per_round"), table_size=body.get("table_size"),
             scoring=body.get("scoring"), draw=body.get("draw"), stake=body.get("stake"),
-            currency=body.get("currency"))
+            currency=body.get("currency"), **choices)
     except services.InputError as e:
         problems.input_error(path, e)
         return
@@ -128,8 +165,12 @@ def _import_tournament(obj: Any, path: str, ctx: _Context, problems: _Problems) 
         if player is None:
             player = rosters.player_add(group=ctx.group, name=name)
             by_key[rosters.name_key(player.name)] = player
+        lot = entry.get("lot")
+        if lot is not None:
+            lot = _int(lot, _join(where, "lot"), problems, least=1)
         Entrant.objects.create(tournament=made, player=player, number=number,
-                               withdrawn=entry.get("withdrawn") is True)
+                               withdrawn=entry.get("withdrawn") is True,
+                               paid=entry.get("paid") is True, lot=lot)
     sessions = {str(s.uid): s for s in ctx.made}
     limit = made.deals_per_round or 0
     for i, item in enumerate(rounds):
@@ -144,6 +185,7 @@ def _import_tournament(obj: Any, path: str, ctx: _Context, problems: _Problems) 
         closed = entry.get("status") == TournamentRound.Status.CLOSED
         the_round = TournamentRound.objects.create(
             tournament=made, number=number, forced=entry.get("forced") is True,
+            final=entry.get("final") is True,
             status=TournamentRound.Status.CLOSED if closed else TournamentRound.Status.OPEN,
             closed_at=timezone.now() if closed else None)
         for j, table in enumerate(tables):
@@ -158,7 +200,7 @@ def _import_tournament(obj: Any, path: str, ctx: _Context, problems: _Problems) 
                 continue
             made_table = TournamentTable.objects.create(
                 round=the_round, number=table_number, session=session,
-                code=sharing.new_token())
+                code=sharing.new_token(), **_confirmed_of(row, spot, problems))
             slip = row.get("slip") if row is not None else None
             made_table.session = session
             if isinstance(slip, dict):

@@ -24,6 +24,7 @@ from ..games.base import mode_of
 from ..ids import parse_id
 from ..loaded import Loaded
 from ..models import Session
+from ..tournaments import tables
 
 
 def htmx_target(request: HttpRequest) -> str | None:
@@ -139,6 +140,10 @@ def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role
     context["next_number"] = stale["number"] if stale else loaded.next_number
     context["last_number"] = loaded.next_number - 1  # 0: nothing to undo yet
     context["can_write"] = role in WRITERS
+    # a tournament's table says when it has finished, instead of a deal form it would
+    # refuse (not asked by the form's own check: the form alone is answered)
+    if htmx_target(request) != "deal-form":
+        context["tournament_table"] = tables.page_context(session)
     context.setdefault("idempotency_key", secrets.token_urlsafe(24))
     if marks:
         context |= {"idempotency_key": IDEMPOTENCY_MARK, "csrf_token": CSRF_MARK,

@@ -1,13 +1,20 @@
 """A tournament table's phone without an account (scorepad/tablephone.py): the address
-of the seating plan's QR code, the small form for typing a code, and leaving a table."""
+of the seating plan's QR code, the small form for typing a code, leaving a table, and
+confirming a finished table's result."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .. import tablephone
+from .. import services, tablephone
+from ..access import WRITE, session_for
+from ..errors import Conflict, NotFound
+from ..messages import conflict_message, input_error_message
+from ..tournaments import services as tour
 from .common import no_store
 
 
@@ -53,3 +60,20 @@ def table_leave(request: HttpRequest) -> HttpResponse:
     response = redirect("scorepad:table_enter")
     tablephone.cookie_delete(response, request)
     return response
+
+
+@login_required
+@require_POST
+def table_confirm(request: HttpRequest, session_id: int) -> HttpResponse:
+    """A seated player confirms their finished table's result with one tap on their name
+    (the table's phone, or a director); back to the table's page, which says so."""
+    session = session_for(request.user, session_id, WRITE)
+    try:
+        tour.table_confirm(session_id=session.pk, player=request.POST.get("player", ""))
+    except services.InputError as e:
+        messages.error(request, input_error_message(e))
+    except Conflict as e:
+        messages.error(request, conflict_message(e.reason, **e.params))
+    except NotFound:
+        raise Http404 from None
+    return redirect("scorepad:session", session_id=session.pk)

@@ -28,8 +28,10 @@ from ..messages import input_error_message
 from ..models import Tournament, TournamentRound
 from ..tournaments import services as tour
 from ..tournaments import tables as table_rules
+from .tournaments import _category
 
-#: Empty deal rows on a score slip.
+#: Empty deal rows on a score slip whose round ends with the game (a round of a number of
+#: deals gets that many).
 SLIP_ROWS = 16
 
 
@@ -98,9 +100,11 @@ def _about(tournament: Tournament) -> dict[str, Any]:
 @require_safe
 def ranking_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The (final) ranking to print on A4: places, points, score, wins and each round's
-    points, with the tournament's name, date and game."""
+    points, with the tournament's name, date and game; the prize list beside it (who wins
+    what, once finished); ``?category=``: that category's ranking."""
     tournament = tournament_for(request.user, tournament_id, READ)
-    ranking = tour.ranking_json(tournament)
+    category = _category(request)
+    ranking = tour.ranking_json(tournament, category=category)
     rounds = _rounds_of(ranking["ranking"])
     lines = []
     for line in ranking["ranking"]:
@@ -109,6 +113,8 @@ def ranking_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "scorepad/tournament_ranking.html", {
         "tournament": tournament, "lines": lines, "rounds": rounds,
         "rounds_closed": ranking["rounds_closed"], **_about(tournament),
+        "category": category, "categories": tour.categories_of(tournament),
+        "prizes": tour.prizes_json(tournament), "show_lot": tour.needs_lot(tournament),
         "downloads": _download_urls(tournament)})
 
 
@@ -128,9 +134,10 @@ def _round(tournament: Tournament, number: int) -> TournamentRound:
 @account_required
 @require_safe
 def score_slips(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
-    """A round's score slips to print (A4), one per table: its number, the round, the
-    seats with names and start numbers, empty deal rows with a column per player, and a
-    line to sign; for a table that keeps its score on paper."""
+    """A round's score slips to print (A4), one per table and page: its number, the round,
+    the seats with names and start numbers, empty deal rows with a column per player (as
+    many as the round can need: its number of deals, or ``SLIP_ROWS`` for a round that
+    ends with the game), and a line to sign; for a table that keeps its score on paper."""
     tournament = tournament_for(request.user, tournament_id, WRITE)
     the_round = _round(tournament, number)
     numbers = dict(tournament.entrants.values_list("player__name", "number"))
@@ -140,9 +147,11 @@ def score_slips(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
              for live in tour.live_tables(tournament, the_round)]
     play = games.get(tournament.game).TOURNAMENT
     figures = ", ".join(str(c.label) for c in (play.slip if play else ()))
+    rows = (tournament.deals_per_round if tournament.round_ends == Tournament.RoundEnds.DEALS
+            and tournament.deals_per_round else SLIP_ROWS)
     return render(request, "scorepad/score_slips.html", {
         "tournament": tournament, "round": the_round, "slips": slips, "figures": figures,
-        "rows": range(1, SLIP_ROWS + 1), **_about(tournament)})
+        "rows": range(1, rows + 1), **_about(tournament)})
 
 
 def _slip_fields(tournament: Tournament, table: Any) -> tuple[list[Any], list[dict[str, Any]]]:

@@ -2,10 +2,12 @@
 players at the door and draws; two table phones without an account open their tables by
 the seating plan's address (its QR code's) and record their deals; the public screen
 shows the live scores; the director closes the round, draws the second, the tables play,
-the tournament ends. Every figure on the screen is compared with this test's own
-computation from the rules (the referee's replay of each table's deals) and the
-tournament's scoring as docs/tournaments.md words it (places shared as in sport, 3 × (n −
-k) / (n − 1) points, sums with two places, ranking by points, score, wins)."""
+the tournament ends. A second evening has every format: combined points, categories,
+fees and prizes, results confirmed at the tables, and a final. Every figure on the
+screen is compared with this test's own computation from the rules (the referee's
+replay of each table's deals) and the tournament's scoring as docs/tournaments.md words
+it (places shared as in sport, 3 × (n − k) / (n − 1) points or the score plus rank
+points, sums with two places, ranking by points, score, wins; the final's order)."""
 
 from __future__ import annotations
 
@@ -136,6 +138,44 @@ def screen_tables(screen: Any) -> dict[int, dict[str, str]]:
 
 
 
+def draw(director: Any, number: int) -> None:
+    """Draw round ``number``: round 1 asks first (the second tap draws)."""
+    if number == 1:
+        director.locator("details.confirm summary", has_text="Draw round 1").click()
+        director.get_by_role("button", name="Yes, draw round 1").click()
+    else:
+        director.get_by_role("button", name=f"Draw round {number}").click()
+    director.wait_for_selector("text=Seating plan (print)")
+
+
+def end_the_tournament(director: Any) -> None:
+    director.locator("details.confirm summary", has_text="End the tournament").click()
+    director.get_by_role("button", name="Yes, end the tournament").click()
+    director.wait_for_selector("text=Final ranking")
+
+
+def make_tournament(director: Any, base: str, group: Any, name: str, **choices: str) -> str:
+    """The director's form: the name, the game, the rules by name, and ``choices`` (a
+    field's name: a radio's value or the text to type). The tournament's page."""
+    director.goto(f"{base}/groups/{group.pk}/tournaments/")
+    director.fill("input[name=name]", name)
+    director.locator(f"input[name=game][value={GAME}] + label").click()
+    director.locator(f"input[name=preset][value={PRESET}] + label").click()
+    for field, value in choices.items():
+        radio = director.locator(f"input[type=radio][name={field}][value='{value}']")
+        if radio.count():
+            director.locator(f"label[for={radio.get_attribute('id')}]").click()
+        elif field.startswith("tiebreak_"):
+            director.select_option(f"select[name={field}]", value)
+        elif field == "confirm_results":
+            director.check("input[name=confirm_results]")
+        else:
+            director.fill(f"input[name={field}]", value)
+    director.get_by_role("button", name="Make the tournament").click()
+    director.wait_for_selector("#register-name")
+    return director.url.split("#")[0]
+
+
 def banner_seats(page: Any) -> list[str]:
     return [t.split(": ", 1)[1] for t in page.locator(".table-phone-seats li").all_inner_texts()]
 
@@ -145,7 +185,7 @@ def play_round(browser: Any, base: str, director: Any, screen: Any, tournament_p
     """Draw round ``number``, play both tables on their own phones, check the screen live;
     the round's scores by name: (table, score)."""
     director.goto(tournament_page)
-    director.get_by_role("button", name=f"Draw round {number}").click()
+    draw(director, number)
     director.get_by_role("link", name="Seating plan (print)").click()
     links = director.locator("a[data-table-url]")
     assert links.count() == 2
@@ -188,10 +228,12 @@ def play_round(browser: Any, base: str, director: Any, screen: Any, tournament_p
         for name, score in table_scores(seats, dealer, deals).items():
             scores[name] = (table_number, score)
         phone.context.close()
-    # the ranking part stands at the closed rounds while the tables play
+    # the ranking part stands at the closed rounds while the tables play (before the first
+    # is closed: the players, without places)
     done = number - 1
     expect(screen.locator("#screen-ranking h2 small")).to_have_text(
-        f"after {done} round" + ("s" if done != 1 else ""))
+        f"after {done} round" + ("s" if done != 1 else "") if done
+        else "the ranking follows the first closed round")
     director.goto(tournament_page)
     director.get_by_role("button", name="Close the round").click()
     director.wait_for_selector(f"text=Draw round {number + 1}" if number < 2
@@ -208,18 +250,9 @@ def test_a_whole_evening_with_two_table_phones_and_the_screen(live_server, brows
     group = group_with(anna, "Gasthaus zur Post")
     director = new_phone(browser)
     log_in(director, base, "director")
-    director.goto(f"{base}/groups/{group.pk}/tournaments/")
-    director.fill("input[name=name]", "Preis-Abend")
-    director.select_option("select[name=game]", GAME)
-    director.fill("input[name=preset]", PRESET)
-    director.fill("input[name=rounds]", "2")
-    director.select_option("select[name=round_ends]", "deals")
-    director.fill("input[name=deals_per_round]", str(DEALS))
-    director.fill("input[name=table_size]", "4")
-    director.select_option("select[name=scoring]", "placement")
-    director.get_by_role("button", name="Make the tournament").click()
-    director.wait_for_selector("#register-name")
-    tournament_page = director.url.split("#")[0]
+    tournament_page = make_tournament(director, base, group, "Preis-Abend", rounds="2",
+                                      round_ends="deals", deals_per_round=str(DEALS),
+                                      table_size="4", scoring="placement")
     for name in PLAYERS:
         director.fill("#register-name", name)
         director.press("#register-name", "Enter")
@@ -244,7 +277,7 @@ def test_a_whole_evening_with_two_table_phones_and_the_screen(live_server, brows
         assert screen_ranking(screen) == expected
         # the live part lists no table between rounds
         expect(screen.locator("#screen-live li.screen-table")).to_have_count(0)
-    director.get_by_role("button", name="End the tournament").click()
+    end_the_tournament(director)
     expect(screen.locator("#screen-ranking h2")).to_contain_text("Final ranking",
                                                                          timeout=15_000)
     assert screen_ranking(screen) == ranking(rounds)
@@ -253,7 +286,8 @@ def test_a_whole_evening_with_two_table_phones_and_the_screen(live_server, brows
     lines = []
     for row in director.locator("table.ranking tbody tr").all():
         cells = [c.strip() for c in row.locator("td").all_inner_texts()]
-        lines.append((int(cells[0].rstrip(".")), cells[1], cells[2], cells[3], int(cells[4])))
+        lines.append((int(cells[0].rstrip(".")), cells[1].split("#")[0].strip(), cells[2],
+                      cells[3], int(cells[4])))
     assert sorted(lines, key=lambda line: (line[0], line[1])) == ranking(rounds)
     assert screen.console_errors == [] and director.console_errors == []
 
@@ -305,3 +339,182 @@ def test_a_table_phone_keeps_deals_offline_and_its_round_ending_refuses_them_in_
     # the open page's scoreboard, polled, says so too
     expect(phone.locator("#scoreboard [data-table-ended]")).to_contain_text(
         "Round 1 is closed", timeout=15_000)
+
+
+# --- an evening with every format: a final, categories, fees and prizes ---------------------
+
+RANK_POINTS = [60, 40, 20, 0]
+LADIES = {"Cilli", "Erna", "Gerti"}
+UNPAID = {"Hans"}
+FEE = Decimal("5.00")
+
+
+def play_table(browser: Any, url: str, table_number: int, label: str, screen: Any,
+               confirmer: int) -> dict[str, int]:
+    """A table's phone (no login) plays its two deals; the screen follows live; the
+    phone then says the table is finished, and the seat ``confirmer`` confirms the
+    result with one tap. The round's scores by name."""
+    phone = new_phone(browser)
+    phone.goto(url)
+    banner = phone.locator("[data-table-phone]")
+    assert f"Table {table_number} · {label}" in banner.inner_text()
+    seats = banner_seats(phone)
+    session_id = int(phone.url.rstrip("/").rsplit("/", 1)[1])
+    dealer = Session.objects.get(pk=session_id).first_dealer.name
+    deals = deals_for(seats, dealer)
+    for n, deal in enumerate(deals, 1):
+        enter_deal(phone, seats, deal, n)
+    expected = table_scores(seats, dealer, deals)
+    row = screen.locator(f"#screen-live li.screen-table:has(h3:text('Table {table_number}'))")
+    expect(row.locator("h3 small")).to_have_text("finished", timeout=15_000)
+    assert screen_tables(screen)[table_number] == {
+        p: two_places(Fraction(v)) for p, v in expected.items()}
+    # no deal form any more: the table says it has finished, and offers the confirmation
+    finished = phone.locator("[data-table-finished]")
+    expect(finished).to_contain_text("This table has finished its round")
+    assert phone.locator("#deal-form").count() == 0
+    with phone.expect_navigation():
+        finished.get_by_role("button", name=seats[confirmer]).tap()
+    expect(phone.locator("[data-confirmed]")).to_contain_text(
+        f"The result is confirmed by {seats[confirmer]}")
+    assert phone.console_errors == []
+    phone.context.close()
+    return expected
+
+
+def seating_urls(director: Any, base: str, count: int) -> list[str]:
+    director.get_by_role("link", name="Seating plan (print)").click()
+    links = director.locator("a[data-table-url]")
+    assert links.count() == count
+    urls = [links.nth(i).get_attribute("href") for i in range(count)]
+    assert all(u.startswith(base + "/t/") for u in urls)
+    return urls
+
+
+def screen_lines(screen: Any) -> list[tuple[int, str]]:
+    """(place, name) of the screen's ranking, in the order shown."""
+    out = []
+    for row in screen.locator("#screen-ranking table.ranking tbody tr").all():
+        cells = [c.strip() for c in row.locator("td").all_inner_texts()]
+        out.append((int(cells[0].rstrip(".")), cells[1].split("#")[0].strip()))
+    return out
+
+
+@pytest.mark.long(70)
+def test_an_evening_with_a_final_categories_fees_and_prizes(live_server, browser):
+    from scorepad.models import Entrant, Tournament
+    from tests.scorepad.factories import group_with, user
+    from tests.scorepad.test_tournament_format_logic import combined_points
+
+    base = live_server.url
+    anna = user("director")
+    group = group_with(anna, "Gasthaus zur Post")
+    director = new_phone(browser, width=1280, height=900)
+    log_in(director, base, "director")
+    tournament_page = make_tournament(
+        director, base, group, "Preis-Mulatschak", rounds="1", round_ends="deals",
+        deals_per_round=str(DEALS), table_size="4", scoring="combined",
+        rank_points=", ".join(map(str, RANK_POINTS)), final_tables="1",
+        confirm_results="on", entry_fee=str(FEE))
+    contest = Tournament.objects.get()
+    # at the door: the names typed one after another, Cilli with her category
+    for name in PLAYERS:
+        if name == "Cilli":
+            director.fill("#register-category", "Damen")
+        director.locator("#register-name").type(name)
+        director.keyboard.press("Enter")
+        if name == "Cilli":
+            expect(director.locator("#players .player-name")).to_have_count(3)
+            director.fill("#register-category", "")
+            director.locator("#register-name").focus()
+    expect(director.locator("#players .player-name")).to_have_count(8)
+    # the others' category and who paid: one tap each
+    for name in sorted(LADIES - {"Cilli"}):
+        row = director.locator("#players li.player", has_text=name)
+        row.get_by_role("button", name="Damen").click()
+        expect(row.get_by_role("button", name="Damen")).to_have_attribute("aria-pressed",
+                                                                          "true")
+    for name in PLAYERS:
+        if name not in UNPAID:
+            row = director.locator("#players li.player", has_text=name)
+            row.get_by_role("button", name="paid").click()
+            expect(row.locator("button[value=paid]")).to_have_attribute("aria-pressed", "true")
+    # the prize list, beside the players
+    if director.locator(".prize-setup[open]").count() == 0:
+        director.locator(".prize-setup summary").click()
+    for index, (kind, value) in enumerate([("percent", "50"), ("amount", "10.00"),
+                                           ("item", "Geschenkkorb")]):
+        director.select_option(f"select[name=prize_kind_{index}]", kind)
+        director.fill(f"input[name=prize_value_{index}]", value)
+    director.get_by_role("button", name="Save the prizes").click()
+    pot = FEE * (len(PLAYERS) - len(UNPAID))
+    expect(director.locator("#prizes")).to_contain_text(f"pot {pot} EUR")
+    screen_url = director.get_by_role("link", name="The screen (public)").get_attribute("href")
+    screen = new_phone(browser, width=SCREEN["width"], height=SCREEN["height"])
+    screen.goto(screen_url)
+    expect(screen.locator(".screen-players li")).to_have_count(8)
+
+    # round 1 on two table phones, each result confirmed at its table
+    draw(director, 1)
+    round_one: dict[str, int] = {}
+    tables: dict[str, int] = {}
+    for number, url in enumerate(seating_urls(director, base, 2), 1):
+        scores = play_table(browser, url, number, "Round 1", screen, confirmer=number)
+        round_one |= scores
+        tables |= dict.fromkeys(scores, number)
+    director.goto(tournament_page)
+    expect(director.locator("#tournament-tables [data-confirmed]")).to_have_count(2)
+    director.get_by_role("button", name="Close the round").click()
+    director.wait_for_selector("text=Draw the final")
+    lots = dict(Entrant.objects.filter(tournament=contest).values_list("player__name", "lot"))
+    assert sorted(lots.values()) == list(range(1, 9))
+
+    # this test's own qualifying ranking: combined points, then score, then wins
+    points: dict[str, Fraction] = {}
+    for number in (1, 2):
+        at_table = {p: s for p, s in round_one.items() if tables[p] == number}
+        points |= combined_points(at_table, RANK_POINTS)
+    wins = {p: int(sport_places({q: s for q, s in round_one.items()
+                                 if tables[q] == tables[p]})[p] == 1) for p in PLAYERS}
+    keys = {p: (points[p], round_one[p], wins[p]) for p in PLAYERS}
+    qualifying = sport_places(keys)
+    expect(screen.locator("#screen-ranking h2 small")).to_have_text("after 1 round",
+                                                                     timeout=15_000)
+    shown = screen_lines(screen)
+    assert sorted(shown) == sorted((qualifying[p], p) for p in PLAYERS)
+
+    # the final: one tap, the best four by standing (a tie at the cut by lot)
+    director.get_by_role("button", name="Draw the final").click()
+    seeded = sorted(PLAYERS, key=lambda p: (qualifying[p], lots[p]))[:4]
+    final_scores = play_table(browser, seating_urls(director, base, 1)[0], 1, "Round 2",
+                              screen, confirmer=0)
+    assert set(final_scores) == set(seeded)
+    director.goto(tournament_page)
+    director.get_by_role("button", name="Close the round").click()
+    end_the_tournament(director)
+
+    # the final ranking: the finalists by their final place (then their standing, then
+    # lot), everybody else after them in their order
+    final_places = sport_places(final_scores)
+    finalists = sorted(seeded, key=lambda p: (final_places[p], qualifying[p], lots[p]))
+    others = sorted((p for p in PLAYERS if p not in seeded),
+                    key=lambda p: (qualifying[p], PLAYERS.index(p)))
+    expected = [(final_places[p], p) for p in finalists] + [
+        (4 + 1 + sum(1 for q in others if keys[q] > keys[p]), p) for p in others]
+    expect(screen.locator("#screen-ranking h2")).to_contain_text("Final ranking",
+                                                                 timeout=15_000)
+    assert screen_lines(screen) == expected
+    # a category's ranking on the screen: its players in that order, their places in it
+    screen.goto(screen_url + "?category=Damen")
+    ladies = [(place, p) for place, p in expected if p in LADIES]
+    assert screen_lines(screen) == [
+        (1 + sum(1 for q_place, _q in ladies if q_place < place), p) for place, p in ladies]
+
+    # the prizes, printed with the final ranking: by place, then by lot
+    strict = sorted(expected, key=lambda line: (line[0], lots[line[1]]))
+    first = (pot * Decimal("0.50")).quantize(Decimal("0.01"))
+    director.goto(tournament_page.rstrip("/") + "/ranking/print")
+    prizes = director.locator(".final-prizes li").all_inner_texts()
+    assert prizes == [f"{first} EUR (50 %) · {strict[0][1]}",
+                      f"10.00 EUR · {strict[1][1]}", f"Geschenkkorb · {strict[2][1]}"]
+    assert screen.console_errors == [] and director.console_errors == []

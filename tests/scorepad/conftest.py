@@ -37,6 +37,14 @@ def anna() -> Any:
 
 
 @pytest.fixture
+def group(anna: Any) -> Any:
+    """Anna's group (she owns it)."""
+    from .factories import group_with
+
+    return group_with(anna)
+
+
+@pytest.fixture
 def table(anna: Any) -> Any:
     """A Salzburg session of Anna's group: Anna, Bert, Cilli, Dominik; Dominik deals."""
     from .factories import group_with, session_at

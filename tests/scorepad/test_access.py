@@ -185,6 +185,10 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:history": [("get", None, API_TABLE_READS)],
     "api:settlement": [("get", None, API_TABLE_READS)],
     "api:player_stats": [("get", None, API_MEMBERS)],
+    # a roster player by its id; its category is the writers' (docs/tournaments.md)
+    "api:roster_player": [("get", None, API_MEMBERS),
+                          ("patch", {"category": "Damen"},
+                           row(401, 404, 403, 200, 200, 401, 401))],
     "api:my_stats": [("get", None, API_LOGGED_IN)],
     "api:watch_link": [("post", None, row(401, 404, 403, 200, 200, 401, 401))],
     "api:watch_scoreboard": [("get", None, EVERYONE_200)],
@@ -211,6 +215,15 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:tournament_round_close": [("post", {"force": False},
                                     row(401, 404, 403, 409, 409, 401, 401))],
     "api:tournament_ranking": [("get", None, API_MEMBERS)],
+    "api:tournament_prizes": [("get", None, API_MEMBERS)],
+    # a table's result confirmed: the world's and the guest's sessions are no tournament's
+    # table (404 once past the access check); the table's own is not finished yet (409,
+    # on the page a message and back to the table)
+    "api:session_confirm": [("get", None, row(401, 404, 404, 404, 404, 401, 200)),
+                            ("post", {"player": "Anna"},
+                             row(401, 404, 403, 404, 404, 401, 409))],
+    "scorepad:table_confirm": [("post", {"player": "Anna"},
+                                row(302, 404, 403, 404, 404, 404, 302))],
     "scorepad:tournament_screen": [("get", None, EVERYONE_200)],
     "scorepad:tournament_list": [("get", None, GROUP_PAGE),
                                  ("post", {"name": ""}, GROUP_WRITERS_200)],

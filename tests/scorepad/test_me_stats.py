@@ -124,9 +124,10 @@ def test_the_api_links_me_unlinks_and_shows_the_link_in_the_roster(anna):
     client = phone_of(anna)
     response = patch(client, player, {"user": "me"})
     assert response.status_code == 200
-    assert response.json() == {"id": player.pk, "name": "Anna", "user": "anna"}
+    assert response.json() == {"id": player.pk, "name": "Anna", "user": "anna",
+                               "category": None}
     roster = client.get(f"/api/v1/groups/{group.pk}/players/").json()
-    assert roster == [{"id": player.pk, "name": "Anna", "user": "anna"}]
+    assert roster == [{"id": player.pk, "name": "Anna", "user": "anna", "category": None}]
     assert patch(client, player, {"user": None}).json()["user"] is None
     player.refresh_from_db()
     assert player.user is None

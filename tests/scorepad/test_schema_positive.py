@@ -58,6 +58,10 @@ DOMAIN_400 = {
         "already on the roster",
     ("PATCH", "/api/v1/groups/{group_id}/players/{player_id}/", "user"):
         "no such account, or linked already",
+    ("PATCH", "/api/v1/players/{player_id}/", "name"): "already on the roster",
+    ("PATCH", "/api/v1/players/{player_id}/", "user"): "no such account, or linked already",
+    ("PATCH", "/api/v1/tournaments/{tournament_id}/players/", "name"): "not registered",
+    ("POST", "/api/v1/sessions/{session_id}/confirm", "player"): "not seated at the table",
 }
 
 
@@ -94,6 +98,22 @@ KNOWN_GAPS = {
         "players_min at most players_max, and cards enough for players_max (two fields)",
     ("PATCH", "/api/v1/tournaments/{tournament_id}/", "screen_hides_rounds"):
         "at most the tournament's rounds (a stored value compared)",
+    **{(method, path, field): why for method, path in (
+        ("POST", "/api/v1/tournaments/"), ("PATCH", "/api/v1/tournaments/{tournament_id}/"))
+       for field, why in (
+           ("prizes", "the percents add up to at most 100 (a sum over a list)"),
+           ("prizes.*.place", "each place at most once (a value compared across a list)"))},
+    ("PATCH", "/api/v1/tournaments/{tournament_id}/", "rank_points"):
+        "combined scoring needs rank_points (a stored value compared)",
+    **dict.fromkeys((
+        ("PATCH", "/api/v1/players/{player_id}/", "category"),
+        ("POST", "/api/v1/tournaments/{tournament_id}/players/", "category"),
+        ("PATCH", "/api/v1/tournaments/{tournament_id}/players/", "category"),
+        ("GET", "/api/v1/tournaments/{tournament_id}/ranking", "category"),
+        ("POST", "/api/v1/tournaments/", "prizes.*.item"),
+        ("PATCH", "/api/v1/tournaments/{tournament_id}/", "prizes.*.item")),
+        "at most so many characters after Unicode normalization (NFKC: a compatibility "
+        "form such as U+FDFA stands for many letters)"),
     ("POST", "/api/v1/sessions/", "seats"):
         "no name twice, capitals and compatibility forms aside (Unicode caseless matching)",
     ("POST", "/api/v1/referee/muller-matz/pile", "hands*"):

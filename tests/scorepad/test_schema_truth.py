@@ -335,11 +335,26 @@ def run_a_tournament(api: Checked, member: Checked, other: Checked) -> None:
             "scoring": "placement", "draw": "swiss", "stake": "0.50", "currency": "EUR"}
     tid = api.call("post", "/api/v1/tournaments/", body, status=201).json()["id"]
     api.call("post", "/api/v1/tournaments/", {**body, "rounds": 0}, status=400)
+    api.call("post", "/api/v1/tournaments/", {**body, "scoring": "combined"}, status=400)
     api.call("get", "/api/v1/tournaments/")
     base = f"/api/v1/tournaments/{tid}"
+    api.call("patch", f"{base}/", {
+        "scoring": "combined", "rank_points": [60, 40, 20.5, 0],
+        "tiebreaks": ["score", "best_round", "lot"], "final_tables": 1,
+        "confirm_results": True, "date": "2026-11-28", "entry_fee": "5.00",
+        "prizes": [{"place": 1, "percent": 50}, {"place": 2, "amount": "10.00"},
+                   {"place": 3, "item": "Geschenkkorb"}]})
     for name in ("Anna", "Bert", "Cilli", "Dominik", "Erna", "Franz", "Gerti", "Hans"):
         api.call("post", f"{base}/players/", {"name": name}, status=201)
     api.call("post", f"{base}/players/", {"name": "anna"}, status=400)
+    api.call("post", f"{base}/players/", {"name": "Zenzi", "category": "Damen"}, status=201)
+    api.call("patch", f"{base}/players/", {"name": "Anna", "paid": True, "category": "Damen"})
+    api.call("patch", f"{base}/players/", {"name": "Nobody", "paid": True}, status=400)
+    roster = api.call("get", f"/api/v1/groups/{g}/players/").json()
+    api.call("patch", f"/api/v1/players/{roster[0]['id']}/", {"category": None})
+    api.call("get", f"/api/v1/players/{roster[0]['id']}/")
+    other.call("get", f"/api/v1/players/{roster[0]['id']}/", status=404)
+    api.call("get", f"{base}/prizes")
     api.call("delete", f"{base}/players/", {"name": "Hans"})
     api.call("post", f"{base}/players/", {"name": "Ida"}, status=201)
     api.call("get", f"{base}/players/")
@@ -355,12 +370,21 @@ def run_a_tournament(api: Checked, member: Checked, other: Checked) -> None:
              status=201, **phone)
     api.call("post", f"/api/v1/sessions/{table['session']}/deals/", {"kind": "passed"},
              status=422, **phone)
+    api.call("get", f"/api/v1/sessions/{table['session']}/confirm", **phone)
+    api.call("post", f"/api/v1/sessions/{table['session']}/confirm", {"player": "Nobody"},
+             status=400, **phone)
+    api.call("post", f"{base}/rounds/1/close", {"force": False}, status=409)
+    api.call("post", f"/api/v1/sessions/{table['session']}/confirm",
+             {"player": table["seats"][0]}, **phone)
+    api.call("post", f"/api/v1/sessions/{drawn['tables'][1]['session']}/confirm",
+             {"player": drawn["tables"][1]["seats"][0]}, status=409)
     api.call("get", f"{base}/")
     other.call("get", f"{base}/ranking", status=404)
     api.call("patch", f"{base}/", {"status": "finished"}, status=409)
     api.call("post", f"{base}/rounds/1/close", {"force": True})
     first = api.call("get", f"{base}/ranking")
     api.call("get", f"{base}/ranking", status=304, HTTP_IF_NONE_MATCH=first["ETag"])
+    api.call("get", f"{base}/ranking?category=Damen")
     api.call("patch", f"{base}/", {"screen_hides_rounds": 1})
     api.call("patch", f"{base}/", {"status": "finished"})
 

@@ -267,7 +267,9 @@ def test_without_a_closed_round_everybody_shares_place_one():
     lines = ranking(_entries("A", "B"), [], "score")
     assert [s.place for s in lines] == [1, 1]
     assert lines[0].as_json() == {"place": 1, "name": "A", "number": 1, "points": "0.00",
-                                  "score": "0.00", "wins": 0, "rounds": []}
+                                  "score": "0.00", "wins": 0, "rounds": [],
+                                  "final_table": None, "final_place": None,
+                                  "category": None, "withdrawn": False}
 
 
 def test_score_scoring_sums_exact_fractions_before_rounding():

@@ -43,7 +43,7 @@ def test_a_director_makes_a_tournament_and_registers_players_with_one_field(phon
     again = phone.post(page, {"action": "register", "name": "anna"}, follow=True)
     assert "already registered" in again.content.decode()
     phone.post(page, {"action": "withdraw", "name": "Erna"})
-    phone.post(page, {"action": "draw"})
+    phone.post(page, {"action": "draw", "confirmed": "yes"})
     html = phone.get(page).content.decode()
     assert "Table 1" in html and "Close the round" in html
     table = t.round_set.get().tables.get()
@@ -53,7 +53,7 @@ def test_a_director_makes_a_tournament_and_registers_players_with_one_field(phon
     assert "still playing" in refused.content.decode()
     phone.post(page, {"action": "force", "round": "1"})
     assert t.round_set.get().status == "closed"
-    phone.post(page, {"action": "end"})
+    phone.post(page, {"action": "end", "confirmed": "yes"})
     t.refresh_from_db()
     assert t.status == "finished"
 
@@ -62,7 +62,7 @@ def test_the_tables_part_follows_the_round_live(phone, group, anna):
     t = _made(phone, group)
     for name in ("Anna", "Bert", "Cilli", "Dominik"):
         phone.post(f"/tournaments/{t.pk}/", {"action": "register", "name": name})
-    phone.post(f"/tournaments/{t.pk}/", {"action": "draw"})
+    phone.post(f"/tournaments/{t.pk}/", {"action": "draw", "confirmed": "yes"})
     session = t.round_set.get().tables.get().session
     finish_game(session, anna, seats(session)[2])
     part = phone.get(f"/tournaments/{t.pk}/tables").content.decode()
@@ -75,7 +75,7 @@ def test_each_live_table_links_the_director_to_its_slip_entry(phone, group):
     t = _made(phone, group)
     for name in ("Anna", "Bert", "Cilli", "Dominik", "Erna", "Franz", "Gerti", "Hans"):
         phone.post(f"/tournaments/{t.pk}/", {"action": "register", "name": name})
-    phone.post(f"/tournaments/{t.pk}/", {"action": "draw"})
+    phone.post(f"/tournaments/{t.pk}/", {"action": "draw", "confirmed": "yes"})
     for address in (f"/tournaments/{t.pk}/", f"/tournaments/{t.pk}/tables"):
         html = phone.get(address, HTTP_ACCEPT_LANGUAGE="en").content.decode()
         for number in (1, 2):
@@ -97,7 +97,7 @@ def test_a_viewer_sees_the_page_but_no_codes_and_cannot_direct(phone, group):
     t = _made(phone, group)
     for name in ("Anna", "Bert", "Cilli", "Dominik"):
         phone.post(f"/tournaments/{t.pk}/", {"action": "register", "name": name})
-    phone.post(f"/tournaments/{t.pk}/", {"action": "draw"})
+    phone.post(f"/tournaments/{t.pk}/", {"action": "draw", "confirmed": "yes"})
     viewer = user("vera")
     member(group, viewer, "viewer")
     client = Client()
@@ -105,13 +105,15 @@ def test_a_viewer_sees_the_page_but_no_codes_and_cannot_direct(phone, group):
     html = client.get(f"/tournaments/{t.pk}/").content.decode()
     code = t.round_set.get().tables.get().code
     assert code[:10] not in html and "Close the round" not in html
-    assert client.post(f"/tournaments/{t.pk}/", {"action": "draw"}).status_code == 403
+    assert client.post(f"/tournaments/{t.pk}/",
+                       {"action": "draw", "confirmed": "yes"}).status_code == 403
     assert client.get(f"/tournaments/{t.pk}/rounds/1/plan").status_code == 403
 
 
-@pytest.mark.parametrize(("language", "word"), [("de", "Rangliste"), ("hu", "Rangsor"),
-                                                ("en", "Ranking")])
+@pytest.mark.parametrize(("language", "word"), [("de", "Spieler"), ("hu", "Játékosok"),
+                                                ("en", "Players")])
 def test_the_screen_speaks_each_language(phone, group, language, word):
+    """Before a round is closed the screen lists its players (in its language)."""
     t = _made(phone, group)
     html = Client().get(f"/screen/{t.screen_token}/",
                         HTTP_ACCEPT_LANGUAGE=language).content.decode()
@@ -124,4 +126,4 @@ def test_the_director_reads_beside_the_hiding_what_it_hides(phone, group, langua
     t = _made(phone, group)
     html = phone.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     form = html[html.index('name="hide"'):]
-    assert words in form[:form.index("<h2")]
+    assert words in form[:form.index("</p>")]  # the line right after the form
