@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import logging
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
@@ -49,6 +50,7 @@ from .errors import FieldProblem, InputError
 from .models import Registration
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def account_register(*, username: str, password: str, request: HttpRequest | None = None
@@ -174,6 +176,18 @@ def password_changed(*, user: Any, keep: str | None = None) -> str:
         token = token_rotate(user=user)
         sessions_end(user=user, keep=keep)
         return token
+
+
+def password_replace(*, user: Any, store: Callable[[], T],
+                     keep: Callable[[], str | None] = lambda: None) -> tuple[T, str]:
+    """A new password with its consequences, all or nothing (one transaction): ``store``
+    writes it (a Django password page's own save, or ``password_set``) and answers what it
+    answers; then ``password_changed`` with the login session ``keep`` names once the
+    password is stored (the one this phone stays logged in with; None: none stays). Answers
+    ``store``'s answer and the new API token."""
+    with transaction.atomic():
+        stored = store()
+        return stored, password_changed(user=user, keep=keep())
 
 
 def log_out_everywhere(*, user: Any) -> None:

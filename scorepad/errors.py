@@ -117,6 +117,11 @@ class Conflict(ServiceError):
         self.params = params
 
 
+class Busy(ServiceError):
+    """Another write held what this one must lock for longer than a write waits
+    (``SCHREIBER_LOCK_SECONDS``): nothing was changed, and trying again soon may succeed."""
+
+
 class NotFound(ServiceError):
     """The use case's object is not there (a deal number nobody recorded)."""
 

@@ -28,7 +28,7 @@ account (``phone_owner``), as any account's.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from functools import wraps
 from typing import Any
@@ -43,10 +43,20 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import accounts
+from . import accounts, limits, services
 from .access import is_table
 from .cache import grants
-from .models import Deal, DealEvent, Group, Guest, IdempotencyKey, Membership, Player, Session
+from .models import (
+    Deal,
+    DealEvent,
+    Group,
+    Guest,
+    IdempotencyKey,
+    Membership,
+    Player,
+    Registration,
+    Session,
+)
 
 COOKIE = "schreiber_guest"
 SALT = "scorepad.guest"
@@ -74,6 +84,34 @@ def guest_create() -> Guest:
         group = Group.objects.create(name=_("Played without an account"))
         Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
         return Guest.objects.create(user=user, group=group, token=secrets.token_urlsafe(32))
+
+
+def guest_session_start(
+    *,
+    request: HttpRequest,
+    guest: Guest | None,
+    game: str,
+    seats: Sequence[str],
+    preset: str | None = None,
+    overrides: Mapping[str, object] | None = None,
+    dealer: str | None = None,
+    stake: str | None = None,
+    currency: str | None = None,
+) -> tuple[Guest, Session]:
+    """A session without an account ("Just play"), all or nothing: counted against the
+    address of ``request`` first (``SCHREIBER_GUEST_SESSIONS_PER_HOUR``: beyond it
+    ``limits.TooMany`` and nothing is made), a new guest with its own group when the
+    phone plays as none yet, and the session (``services.session_start``) in the guest's
+    group, started by the guest. A refused start leaves no guest, no count and no session
+    behind."""
+    with transaction.atomic():
+        limits.take(request, Registration.Kind.GUEST)
+        if guest is None:
+            guest = guest_create()
+        session = services.session_start(
+            group=guest.group, user=guest.user, preset=preset, overrides=overrides,
+            seats=seats, dealer=dealer, game=game, stake=stake, currency=currency)
+        return guest, session
 
 
 def guest_of(user: Any) -> Guest | None:

@@ -3,14 +3,16 @@
 Inside the referee a seated player is named by their player id (as text): renaming a
 player changes no recorded deal. ``Names`` translates between the names people type and
 those ids; ``Loaded`` is the session row with its seats (read once: seats never change
-after the start) and, once somebody asked, the number of its last deal. Views build it
-once per request and hand it to the services and games; nothing is remembered on the
-row itself (the deal write's locking read brings the seats along, as a value of its own:
+after the start) and, once somebody asked, what it stands at (``SessionState``: the next
+deal's number, the running state and the version, of one moment). Views build it once
+per request and hand it to the services and games; nothing is remembered on the row it
+was given (the deal write's locking read brings the seats along, as a value of its own:
 ``dealwrite.LockedSession``).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -145,36 +147,52 @@ def last_number(session: Session) -> int | None:
     return None if number is None else int(number)
 
 
-def last_number_and_state(session: Session) -> tuple[int | None, Any]:
-    """The number of the session's last deal and its running state, read in one statement,
-    so of one moment: read one after the other, a deal recorded in between was in the
-    number and not in the state, and a phone counting its deals from both (the
-    scoreboard's ``data-scorer``) left that deal out. The row's state as it was when the
-    session is gone."""
+@dataclass(frozen=True)
+class SessionState:
+    """What a session stands at, of one moment: the number its next deal gets, its
+    running state and its row's version. Read one after the other, a deal recorded in
+    between was in one and not in the others: a phone counting its deals from the number
+    and the state (the scoreboard's ``data-scorer``) left that deal out, and a client
+    sending the scoreboard's version back as its precondition was refused once."""
+
+    next_number: int
+    state: Any
+    version: int
+
+
+def state_now(session: Session) -> SessionState:
+    """The session's state as the database holds it now, in one statement; the row's as
+    it was when the session is gone."""
     deals = session.deals.model.objects.filter(session_id=OuterRef("pk"))
     row = (type(session).objects.filter(pk=session.pk)
            .annotate(last=Subquery(deals.order_by("-number").values("number")[:1]))
-           .values_list("last", "state").first())
+           .values_list("last", "state", "version").first())
     if row is None:
-        return last_number(session), session.state
-    number, state = row
-    return (None if number is None else int(number)), state
+        return SessionState((last_number(session) or 0) + 1, session.state, session.version)
+    number, state, version = row
+    return SessionState(int(number or 0) + 1, state, int(version))
 
 
 class Loaded:
-    """A session row with its seats and, once asked, its last deal number.
+    """A session row with its seats and, once asked, what it stands at (``state``).
 
     The seats are read when first asked for (one query) unless ``names`` are given.
-    ``last_number`` may be given when the caller knows it already (a list of sessions
-    annotates it: one query for all; a write that just recorded a deal knows it);
-    otherwise ``next_number`` asks the database once and remembers the answer here.
+    ``last_number`` may be given when the caller knows it already, with the row of the
+    same moment (a list of sessions annotates it: one query for all; a write that just
+    recorded a deal knows it); otherwise ``state`` asks the database once, in one
+    statement, and remembers the answer here. From then on ``session`` is a copy of the
+    row given carrying that state and version (the row given stays as it was), so
+    whatever reads the state from the session reads the same moment.
     """
 
     def __init__(self, session: Session, names: Names | None = None,
                  last_number: int | None = _UNKNOWN) -> None:
         self.session = session
         self._names = names
-        self._last = last_number
+        self._state: SessionState | None = None
+        if last_number is not _UNKNOWN:
+            self._state = SessionState(int(last_number or 0) + 1, session.state,
+                                       session.version)
 
     @classmethod
     def of(cls, session: Session | Loaded, names: Names | None = None) -> Loaded:
@@ -194,13 +212,20 @@ class Loaded:
         return self.names.seats
 
     @property
+    def state(self) -> SessionState:
+        """What the session stands at: its next deal's number, its running state and its
+        version, of one moment (read once)."""
+        if self._state is None:
+            self._state = now = state_now(self.session)
+            self.session = copy.copy(self.session)
+            self.session.state, self.session.version = now.state, now.version
+        return self._state
+
+    @property
     def next_number(self) -> int:
         """The number the next deal gets: not always deals + 1, since a removed deal's
         number stays with it in the history."""
-        if self._last is _UNKNOWN:
-            # with the state of the same moment (the row may have been read before a deal)
-            self._last, self.session.state = last_number_and_state(self.session)
-        return int(self._last or 0) + 1
+        return self.state.next_number
 
     def with_row(self, session: Session, last_number: int | None = _UNKNOWN) -> Loaded:
         """The same seats on a newer copy of the row (after a write)."""

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from . import limits
 from .cache.grants import CacheRefused
+from .errors import Busy
 
 
 class ForwardedHeadersMiddleware:
@@ -137,11 +138,40 @@ def database_unavailable(request: HttpRequest, message: str | None = None) -> Ht
     return response
 
 
+def busy_message() -> str:
+    return _("Another save is still under way. Nothing was changed: try again in a few "
+             "seconds.")
+
+
+def waited_too_long(exception: BaseException) -> bool:
+    """Did a write wait too long for another one: the session's lock (dealwrite.lock:
+    ``SCHREIBER_LOCK_SECONDS``), or SQLite's database lock beyond its busy timeout (its
+    writers take turns at the transaction's start)?"""
+    return isinstance(exception, Busy) or (
+        isinstance(exception, OperationalError)
+        and str(exception).startswith("database is locked"))
+
+
+def unavailable(request: HttpRequest, exception: BaseException) -> HttpResponse | None:
+    """The 503 for an exception that says the database cannot serve this request just now
+    (None for any other): a write that waited too long for another, a lost connection,
+    a change the cache refused to follow (grants.bump: it was rolled back)."""
+    if waited_too_long(exception):
+        return database_unavailable(request, busy_message())
+    if isinstance(exception, UNAVAILABLE):
+        return database_unavailable(request)
+    if isinstance(exception, CacheRefused):
+        return database_unavailable(request, _(
+            "This change cannot be saved just now. Try again in a few seconds."))
+    return None
+
+
 class DatabaseUnavailableMiddleware:
-    """A view that lost its database connection answers 503, never 500; the next request
-    opens a new connection (Django closes an unusable one when the request ends). Errors
-    raised outside a view (a middleware saving the session) reach ``handler500``, which
-    answers the same (scorepad.views.server_error)."""
+    """A view that lost its database connection, or whose write waited too long for
+    another's, answers 503, never 500; the next request opens a new connection (Django
+    closes an unusable one when the request ends). Errors raised outside a view (a
+    middleware saving the session) reach ``handler500``, which answers the same
+    (scorepad.views.server_error)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -151,12 +181,7 @@ class DatabaseUnavailableMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception
                           ) -> HttpResponse | None:
-        if isinstance(exception, UNAVAILABLE):
-            return database_unavailable(request)
-        if isinstance(exception, CacheRefused):  # the change was rolled back (grants.bump)
-            return database_unavailable(request, _(
-                "This change cannot be saved just now. Try again in a few seconds."))
-        return None
+        return unavailable(request, exception)
 
 
 class CachedAuthenticationMiddleware(AuthenticationMiddleware):

@@ -17,6 +17,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from . import gamechoices
 from .fields import MAX_CATEGORY, MAX_SESSION_NAME, MAX_SESSION_NOTE
 
 
@@ -88,10 +89,9 @@ class Player(models.Model):
 
 
 def game_choices() -> list[tuple[str, str]]:
-    """Every game of the registry (``scorepad.games``): a new game needs no migration."""
-    from . import games
-
-    return games.choices()
+    """Every game of the registry (``scorepad.gamechoices``): a new game needs no
+    migration."""
+    return gamechoices.choices()
 
 
 class Session(models.Model):

@@ -26,7 +26,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from rest_framework.exceptions import ValidationError as FieldValidationError
 
 from referee.money import parse_stake
 from referee.violations import RuleError
@@ -44,9 +43,8 @@ from .errors import (
     NotFound,
     RulesBroken,
     ServiceError,
-    flatten,
 )
-from .fields import MAX_SESSION_NAME, MAX_SESSION_NOTE, StrictIntegerField, hidden_character
+from .fields import MAX_SESSION_NAME, MAX_SESSION_NOTE, hidden_character
 from .games.base import RECENT_GAMES, named_transfer, stake_of
 from .loaded import Loaded, Names, last_number
 from .models import Deal, DealEvent, Group, Player, Seat, Session
@@ -300,9 +298,20 @@ def _check_writer(role: str | None) -> None:
         raise PermissionDenied
 
 
-#: A deal number or version: what a client may say it is writing.
-_GUARDS = {"number": StrictIntegerField(min_value=1, max_value=1_000_000),
-           "version": StrictIntegerField(min_value=1)}
+#: A deal number or version, what a client may say it is writing: its least and most.
+_GUARDS = {"number": (1, 1_000_000), "version": (1, None)}
+
+
+def _guard_problem(name: str, value: object) -> FieldProblem | None:
+    """What is wrong with a guard (coded; the edges word it), or None."""
+    least, most = _GUARDS[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        return FieldProblem(name, "not_int", "must be a whole number")
+    if value < least:
+        return FieldProblem(name, "too_small", f"must be at least {least}", {"min": least})
+    if most is not None and value > most:
+        return FieldProblem(name, "too_large", f"must be at most {most}", {"max": most})
+    return None
 
 
 def _checked(loaded: Loaded, data: object, **guards: object) -> dict[str, Any]:
@@ -316,11 +325,9 @@ def _checked(loaded: Loaded, data: object, **guards: object) -> dict[str, Any]:
     except InputError as e:
         problems += e.problems
     for name, value in guards.items():
-        if value is not None:
-            try:
-                _GUARDS[name].run_validation(value)
-            except FieldValidationError as e:
-                problems += flatten(e.detail, name)
+        problem = None if value is None else _guard_problem(name, value)
+        if problem is not None:
+            problems.append(problem)
     if problems:
         raise InputError.of(problems)
     return game.normalize(loaded.names.deal_ids(deal))
@@ -574,13 +581,13 @@ def scoreboard(session: Session | Loaded, names: Names | None = None,
     """The scoreboard the API answers (README.md, "The scorepad API"), from the cached
     state: a constant number of queries; one page of the finished games (``games_page``)."""
     loaded = Loaded.of(session, names)
-    number = loaded.next_number   # first: the state it reads with it is of the same moment
+    now = loaded.state  # the number, the state and the version of one moment
     game = games.of(loaded.session)
     view, total = _with_games_page(loaded.session, games_page)
     board = game.board(view, loaded.names)
     _page_games(board, games_page, total)
-    board |= {"status": loaded.session.status, "version": loaded.session.version,
-              "next_number": number}
+    board |= {"status": loaded.session.status, "version": now.version,
+              "next_number": now.next_number}
     if game.BALANCES_ALWAYS or loaded.session.stake is not None:
         board["balances"] = _balances(loaded, game)
     return board

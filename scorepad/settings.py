@@ -183,6 +183,17 @@ elif (DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"server_side_binding": True, "prepare_threshold": 5})
 
+# How long a write waits for a session's lock that another write holds (dealwrite.lock,
+# PostgreSQL's lock_timeout) before it answers 503 with Retry-After
+# (docs/deploy.md, "A write that waits too long"). SQLite's writers wait for its busy
+# timeout (above) instead.
+try:
+    SCHREIBER_LOCK_SECONDS = float(os.environ.get("SCHREIBER_LOCK_SECONDS") or 5)
+except ValueError:
+    SCHREIBER_LOCK_SECONDS = -1.0
+if not 0 < SCHREIBER_LOCK_SECONDS <= 60:
+    raise ImproperlyConfigured("SCHREIBER_LOCK_SECONDS must be a number of seconds, 0 to 60")
+
 # --- cache ----------------------------------------------------------------------------
 # Rendered scoreboards are cached under keys naming the session's version
 # (scorepad/cache/answers.py): never stale, correct per process. The fast poll

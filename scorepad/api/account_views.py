@@ -7,7 +7,6 @@ import hashlib
 from typing import Any
 
 from django.contrib.auth import logout, update_session_auth_hash
-from django.db import transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
@@ -110,16 +109,19 @@ def password(request: Request) -> Response:
     if limits.authenticate(request._request, username=user.get_username(),
                            password=data.validated_data["old_password"]) is None:
         return validation_response({"old_password": [_("This is not your password.")]})
-    with transaction.atomic():  # the new password only with its consequences
-        try:
-            accounts.password_set(user=user, password=data.validated_data["new_password"])
-        except services.InputError as e:
-            raise invalid(e) from e
-        keep = None
-        if not request.auth:  # a browser session, not the token: it stays logged in
+    browser = not request.auth  # a browser session, not the token: it stays logged in
+
+    def store() -> None:
+        accounts.password_set(user=user, password=data.validated_data["new_password"])
+        if browser:
             update_session_auth_hash(request._request, user)
-            keep = request._request.session.session_key
-        token = accounts.password_changed(user=user, keep=keep)
+
+    try:
+        _stored, token = accounts.password_replace(
+            user=user, store=store,
+            keep=lambda: request._request.session.session_key if browser else None)
+    except services.InputError as e:
+        raise invalid(e) from e
     return Response(sp.NewTokenOut({"token": token}).data)
 
 

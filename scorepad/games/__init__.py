@@ -29,6 +29,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 from django.utils.translation import gettext, gettext_lazy, pgettext
 
+from .. import gamechoices
 from ..loaded import PlayerKeys, install_player_keys
 from ..messages import Wording
 from .base import Column, GameRules, Money, TournamentPlay
@@ -210,6 +211,7 @@ class _Registry:
             raise ImproperlyConfigured("two games of SCHREIBER_GAMES share a NAME")
         install_player_keys(functools.reduce(
             operator.or_, (game.PLAYER_KEYS for game in self.games), PlayerKeys()))
+        gamechoices.install([(game.NAME, game.TITLE) for game in self.games])
 
 
 #: The registry as read (``_loaded["now"]``), and what was made from it (``derived``).

@@ -144,6 +144,5 @@ def words(loaded: Loaded) -> dict[str, Any] | None:
 def state_json(loaded: Loaded) -> str:
     """What every scoreboard the server sends gives the scorer (``data-scorer``): the state
     the server stands at, players by their names, and the next deal's number."""
-    number = loaded.next_number   # first: it reads the state of the same moment with it
-    return _json({"state": _named(loaded.session.state, loaded.names.by_id),
-                  "number": number})
+    now = loaded.state
+    return _json({"state": _named(now.state, loaded.names.by_id), "number": now.next_number})

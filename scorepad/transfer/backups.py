@@ -21,6 +21,7 @@ from .fileformat import (
     MAX_SESSIONS,
     MAX_USERS,
     _check_envelope,
+    _Context,
     _envelope,
     _join,
     _must_dict,
@@ -30,7 +31,7 @@ from .fileformat import (
     _time,
     _when,
 )
-from .importing import _Context, _import_group_body, _run
+from .importing import _import_group_body, _run
 
 
 def backup_export() -> dict[str, Any]:

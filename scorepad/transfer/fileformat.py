@@ -1,11 +1,12 @@
 """The file itself: its format and limits, the problems an import reports (each with its
-place in the file), and the readers that check the file's envelope and fields."""
+place in the file), the readers that check the file's envelope and fields, and where an
+import's sessions go (``_Context``)."""
 
 from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -21,6 +22,7 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from .. import services
 from ..messages import input_error_message
+from ..models import Group, Session
 
 FORMAT = "schreiber"
 VERSION = 1
@@ -83,6 +85,21 @@ class _Problems:
 
     def __bool__(self) -> bool:
         return bool(self.items)
+
+
+@dataclass
+class _Context:
+    """Where the sessions go and how the history's users are found."""
+
+    group: Group
+    #: A session already in the group (same uid) comes in as a copy with a new uid
+    #: instead of being refused (the API's bare "take it back").
+    copy: bool = False
+    #: The sessions made, in order.
+    made: list[Session] = field(default_factory=list)
+    #: Restoring a backup: history users are the restored accounts (found by username);
+    #: an import instead keeps the username as text and marks every event imported.
+    users: Mapping[str, Any] | None = None
 
 
 def _join(path: str, *parts: object) -> str:

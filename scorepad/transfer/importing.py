@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -24,6 +23,7 @@ from .fileformat import (
     RULES,
     ImportRejected,
     _check_envelope,
+    _Context,
     _int,
     _join,
     _must_dict,
@@ -36,21 +36,6 @@ from .fileformat import (
 from .tournaments import _import_tournament
 
 # --- import: one session ---------------------------------------------------------------------
-
-
-@dataclass
-class _Context:
-    """Where the sessions go and how the history's users are found."""
-
-    group: Group
-    #: A session already in the group (same uid) comes in as a copy with a new uid
-    #: instead of being refused (the API's bare "take it back").
-    copy: bool = False
-    #: The sessions made, in order.
-    made: list[Session] = field(default_factory=list)
-    #: Restoring a backup: history users are the restored accounts (found by username);
-    #: an import instead keeps the username as text and marks every event imported.
-    users: Mapping[str, Any] | None = None
 
 
 def _import_session(obj: Any, path: str, ctx: _Context, problems: _Problems) -> None:

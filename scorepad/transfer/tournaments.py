@@ -3,7 +3,7 @@ import."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,6 +15,7 @@ from ..models import Entrant, Tournament, TournamentRound, TournamentTable
 from .fileformat import (
     CONFLICT,
     MAX_ROSTER,
+    _Context,
     _int,
     _join,
     _must_dict,
@@ -25,9 +26,6 @@ from .fileformat import (
     _uid,
     _when,
 )
-
-if TYPE_CHECKING:
-    from .importing import _Context
 
 
 def tournament_json(tournament: Tournament) -> dict[str, Any]:

@@ -10,6 +10,7 @@ account's API token and ends its other login sessions (scorepad/accounts.py).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -18,7 +19,6 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -132,10 +132,10 @@ class PasswordChange(auth_views.PasswordChangeView):
         return kwargs
 
     def form_valid(self, form: Any) -> HttpResponse:
-        with transaction.atomic():  # the new password only with its consequences
-            response = super().form_valid(form)  # saves, keeps this session's login
-            accounts.password_changed(user=form.user,
-                                      keep=self.request.session.session_key)
+        # Django's own form_valid saves and keeps this session's login
+        response, _token = accounts.password_replace(
+            user=form.user, store=partial(super().form_valid, form),
+            keep=lambda: self.request.session.session_key)
         return response
 
 
@@ -146,9 +146,8 @@ class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
     success_url = reverse_lazy("password_reset_complete")
 
     def form_valid(self, form: Any) -> HttpResponse:
-        with transaction.atomic():
-            response = super().form_valid(form)
-            accounts.password_changed(user=form.user)
+        response, _token = accounts.password_replace(
+            user=form.user, store=partial(super().form_valid, form))
         return response
 
 

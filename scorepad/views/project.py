@@ -3,8 +3,10 @@ pages (JSON under /api/, HTML elsewhere)."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.db import connection
 from django.db.utils import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -20,6 +22,7 @@ from referee.rules import PRESETS
 
 from .. import sharing
 from ..access import visible_groups
+from ..middleware import too_large_message, unavailable
 from ..models import Session
 
 
@@ -55,10 +58,6 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     """400 from Django itself (e.g. a body over the size limit sent without a length):
     JSON under /api/, the usual page elsewhere."""
     if request.path.startswith("/api/"):
-        from django.core.exceptions import RequestDataTooBig
-
-        from .middleware import too_large_message
-
         message = (too_large_message() if isinstance(exception, RequestDataTooBig)
                    else _("Bad request."))
         return JsonResponse({"detail": message}, status=400)
@@ -75,12 +74,10 @@ def locked_out(request: HttpRequest, original_response: Any = None,
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    import sys
-
-    from ..middleware import UNAVAILABLE, database_unavailable
-
-    if isinstance(sys.exc_info()[1], UNAVAILABLE):  # lost outside a view: 503 all the same
-        return database_unavailable(request)
+    error = sys.exc_info()[1]
+    answer = None if error is None else unavailable(request, error)
+    if answer is not None:  # raised outside a view: 503 all the same
+        return answer
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": _("Server error.")}, status=500)
     return django_server_error(request)

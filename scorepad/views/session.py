@@ -10,7 +10,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -33,7 +32,7 @@ from ..cache.answers import client_has, etag_for, polled
 from ..forms import MAX_SEATS, SessionForm, about_form
 from ..loaded import Loaded
 from ..messages import input_error_message
-from ..models import Group, Guest, Membership, Registration, Session
+from ..models import Group, Guest, Membership, Session
 from .common import board_context, board_parts, no_store, render_session, reused_page
 
 
@@ -78,20 +77,17 @@ def _session_start(request: HttpRequest, guest: Guest | None, anonymous: bool = 
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         preset, overrides = games.get(data["game"]).form_rules(data)
+        start = {"preset": preset, "overrides": overrides, "seats": data["seats"],
+                 "dealer": data["dealer_name"], "game": data["game"],
+                 "stake": data.get("stake") or None, "currency": data.get("currency") or None}
         try:
-            with transaction.atomic():
-                if playing_as_guest:  # counted first: beyond the limit nothing is made
-                    limits.take(request, Registration.Kind.GUEST)
-                    if guest is None:
-                        guest = guests.guest_create()
-                    data["group"], data["new_group"] = guest.group, None
-                session = services.session_start(
-                    group=data["group"], group_name=data["new_group"],
-                    user=guest.user if guest is not None else request.user,
-                    preset=preset, overrides=overrides, seats=data["seats"],
-                    dealer=data["dealer_name"], game=data["game"],
-                    stake=data.get("stake") or None, currency=data.get("currency") or None,
-                )
+            if playing_as_guest:
+                guest, session = guests.guest_session_start(request=request, guest=guest,
+                                                            **start)
+            else:
+                session = services.session_start(group=data["group"],
+                                                  group_name=data["new_group"],
+                                                  user=request.user, **start)
         except limits.TooMany as e:
             return _guest_refused(request, e.wait)
         except services.InputError as e:

@@ -101,31 +101,36 @@ class _Served:
     (the empty-out failed, and the next test found the last one's rows)."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        self.changed = threading.Condition()
         self.count = 0
         self.last = 0.0
 
     def started(self, **kwargs: Any) -> None:
         if threading.current_thread() is not threading.main_thread():  # not the test client
-            with self.lock:
+            with self.changed:
                 self.count += 1
+                self.changed.notify_all()
 
     def finished(self, **kwargs: Any) -> None:
         if threading.current_thread() is not threading.main_thread():
-            with self.lock:
+            with self.changed:
                 self.count -= 1
                 self.last = time.monotonic()
+                self.changed.notify_all()
 
     def settle(self, quiet: float = 0.2, most: float = 10.0) -> None:
         """Wait until no answer is under way and none has ended for ``quiet`` seconds (a
-        request the closed page had already sent may still be read), at most ``most``."""
+        request the closed page had already sent may still be read), at most ``most``:
+        woken by every answer that starts or ends."""
         deadline = time.monotonic() + most
-        while time.monotonic() < deadline:
-            with self.lock:
-                idle = self.count <= 0 and time.monotonic() - self.last >= quiet
-            if idle:
-                return
-            time.sleep(0.02)
+        with self.changed:
+            while (now := time.monotonic()) < deadline:
+                if self.count > 0:
+                    self.changed.wait(deadline - now)
+                elif now - self.last < quiet:
+                    self.changed.wait(min(self.last + quiet, deadline) - now)
+                else:
+                    return
 
 
 SERVED = _Served()

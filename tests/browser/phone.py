@@ -4,9 +4,14 @@ live check, save and see the answer swapped in."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from playwright.sync_api import expect
 
 from .conftest import PHONE
+
+T = TypeVar("T")
 
 PASSWORD = "s3cret-pass!"
 
@@ -34,29 +39,74 @@ def new_phone(browser: Any, *, locale: str = "en-GB", scheme: str = "light",
     return page
 
 
-def session_page(browser: Any, base: str, session: Any, *, user: str = "anna",
-                 locale: str = "en-GB", scheme: str = "light",
-                 width: int = PHONE["width"]) -> Any:
-    """A new phone logged in as ``user`` with ``session``'s page open and settled."""
-    page = new_phone(browser, locale=locale, scheme=scheme, width=width)
-    log_in(page, base, user)
-    page.goto(f"{base}/sessions/{session.pk}/")
-    quiet(page)
-    return page
+def until(page: Any, predicate: Callable[[], T], seconds: float = 30.0,
+          what: str = "") -> T:
+    """Wait until ``predicate`` answers something true, and answer it: an upper bound, not
+    a speed check (a service worker's install on a loaded 2-core machine once took more
+    than 10 s). For what has no event the test could wait on: a database row, a service
+    worker's state, the page's IndexedDB, what a route or a listener of this test caught.
+    (Playwright's wait_for_function would evaluate the condition in the page, which needs
+    the eval the page's CSP forbids; conditions on the DOM wait with ``expect`` instead.)"""
+    deadline = time.monotonic() + seconds
+    while not (value := predicate()):
+        assert time.monotonic() < deadline, what or f"not within {seconds} s"
+        # The one fixed pause of the browser tests: the interval between two looks at a
+        # condition nothing announces. Through Playwright, so that the page's events (a
+        # route, a request, a console message) reach this test meanwhile.
+        page.wait_for_timeout(25)
+    return value
+
+
+#: What is under way on a page: a live check waiting out its debounce
+#: (``data-check-due``, set by static/entry.js at a tap) or sent, an htmx request or swap.
+BUSY = ".htmx-request, .htmx-swapping, .htmx-settling, form.checking, form[data-check-due]"
 
 
 def quiet(page: Any, timeout: float = 10.0) -> None:
-    """Wait until the deal form's live check and htmx have nothing in flight: no check
-    waiting out its debounce (``data-check-due``, set by static/entry.js at a tap), none
-    sent, no htmx request or swap. Polled from here: wait_for_function would need eval,
-    which the page's CSP forbids."""
-    deadline = time.monotonic() + timeout
-    script = """() => document.querySelectorAll(
-                        '.htmx-request, .htmx-swapping, .htmx-settling, form.checking,'
-                        + ' form[data-check-due]').length"""
-    while page.evaluate(script) > 0:
-        assert time.monotonic() < deadline, "the page did not settle"
-        page.wait_for_timeout(25)
+    """Wait until the deal form's live check and htmx have nothing in flight."""
+    expect(page.locator(BUSY)).to_have_count(0, timeout=timeout * 1000)
+
+
+def checks_sent(page: Any, timeout: float = 10.0) -> None:
+    """Wait until no live check waits out its debounce: each has been sent (the tests that
+    hold the answers then find it held)."""
+    expect(page.locator("form[data-check-due]")).to_have_count(0, timeout=timeout * 1000)
+
+
+#: Counts, in the page, the outbox's sends that have ended (``window.outboxSends``): each
+#: takes the outbox's lock (static/outbox.js, ``flush``), and so does a send this test
+#: asks for, which therefore ends after any the page began before it. An init script:
+#: it runs before the page's own scripts, whatever its CSP.
+COUNT_SENDS = """
+(() => {
+  window.outboxSends = 0;
+  const locks = navigator.locks;
+  if (!locks) return;
+  const request = locks.request.bind(locks);
+  locks.request = function (name, ...rest) {
+    const done = request(name, ...rest);
+    const ended = () => { if (name === "schreiber-outbox") window.outboxSends += 1; };
+    done.then(ended, ended);
+    return done;
+  };
+})();
+"""
+
+
+def count_sends(page: Any) -> None:
+    """From the page's next load on, count the outbox's ended sends (``sends``)."""
+    page.add_init_script(COUNT_SENDS)
+
+
+def sends(page: Any) -> int:
+    return int(page.evaluate("() => window.outboxSends || 0"))
+
+
+def sent_on_load(page: Any) -> None:
+    """Wait until the send of the outbox that the page makes once it is loaded (the
+    deal form's ``flushSoon`` at DOMContentLoaded) has ended: what it would have sent is
+    at the server now (``count_sends`` first)."""
+    until(page, lambda: sends(page) >= 1, 10, "the page sent nothing of its outbox")
 
 
 def save(page: Any, name: str = "Save deal") -> Any:
@@ -119,3 +169,14 @@ def enter_deal(page: Any, seats: list[str], deal: dict[str, Any], number: int) -
     with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
         page.locator("#save-button").tap()
     page.wait_for_selector(f"text=Deal {number} recorded.")
+
+
+def session_page(browser: Any, base: str, session: Any, *, user: str = "anna",
+                 locale: str = "en-GB", scheme: str = "light",
+                 width: int = PHONE["width"]) -> Any:
+    """A new phone logged in as ``user`` with ``session``'s page open and settled."""
+    page = new_phone(browser, locale=locale, scheme=scheme, width=width)
+    log_in(page, base, user)
+    page.goto(f"{base}/sessions/{session.pk}/")
+    quiet(page)
+    return page

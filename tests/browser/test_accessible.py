@@ -92,7 +92,7 @@ def test_offline_the_kept_deals_the_provisional_board_and_the_logout_question_br
     page.context.route("**/deals/new", lambda route: route.abort())  # the deal stays kept
     page.context.set_offline(False)
     page.goto(f"{live_server.url}/sessions/{evening['session'].pk}/")
-    until(lambda: len(outbox(page)) == 1)
+    until(page, lambda: len(outbox(page)) == 1)
     page.locator("summary[aria-label=Menu]").click()
     page.get_by_role("button", name="Log out").click()
     ask = page.locator("dialog[data-logout-ask]")

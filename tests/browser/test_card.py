@@ -3,13 +3,13 @@ phone shares files (navigator.canShare, mocked here), else it is downloaded."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import SCREENSHOTS
+from .phone import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -40,16 +40,6 @@ def evening() -> Any:
     return session
 
 
-def _polled(page: Any, script: str, timeout: float = 10.0) -> Any:
-    """What ``script`` answers once it answers something: polled from here (the page's CSP
-    forbids the eval that wait_for_function needs)."""
-    deadline = time.monotonic() + timeout
-    while not (value := page.evaluate(script)):
-        assert time.monotonic() < deadline, script
-        page.wait_for_timeout(50)
-    return value
-
-
 def _open(page: Any, url: str, session: Any) -> None:
     page.goto(url + "/accounts/login/")
     page.fill("#id_username", "anna")
@@ -66,12 +56,13 @@ def test_the_evening_goes_to_the_share_sheet_as_a_picture(live_server, phone, ev
     _open(phone, live_server.url, evening)
     picture = phone.locator(".card-preview img")
     expect(picture).to_be_visible()
-    assert _polled(phone, "() => document.querySelector('.card-preview img').naturalWidth"
-                   ) == 1080
+    assert until(phone, lambda: phone.evaluate(
+        "() => document.querySelector('.card-preview img').naturalWidth"), 10) == 1080
     box = picture.bounding_box()
     assert box is not None and box["width"] <= 360
     phone.get_by_role("button", name="Share the evening").click()
-    shared = _polled(phone, "() => window.__shared.length && window.__shared")
+    shared = until(phone, lambda: phone.evaluate(
+        "() => window.__shared.length && window.__shared"), 10)
     (share,) = shared
     (file,) = share["files"]
     assert file["type"] == "image/png" and file["name"].endswith(".png")

@@ -22,8 +22,8 @@ from scorepad.models import Deal
 
 from ..strength import repeated
 from .conftest import SCREENSHOTS
-from .phone import log_in, new_phone, quiet
-from .test_offline import installed, outbox, saved_offline, until
+from .phone import log_in, new_phone, quiet, until
+from .test_offline import installed, made_deal, outbox, saved_offline
 from .test_provisional import board
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -118,7 +118,7 @@ def test_a_deal_whose_number_was_taken_is_explained_before_the_tap(live_server, 
 
     # phone A, offline: deal 18, Anna bids 2 in acorns and makes it (×1: −2, the others −1)
     saved_offline(page)
-    until(lambda: board(page)["provisional"])
+    until(page, lambda: board(page)["provisional"])
     # phone B, meanwhile: another deal 18, then a collapse as 19 (the next deal counts ×2)
     record(session, anna, played("Bert", EVEN | {"Anna": 1, "Bert": 2}), number=18)
     record(session, anna, {"kind": "collapsed"}, number=19)
@@ -147,7 +147,7 @@ def test_a_deal_whose_number_was_taken_is_explained_before_the_tap(live_server, 
     # next deal is still deal 20). A's tap records nothing: the new figures are shown
     services.deal_correct(session=session, user=anna, number=19, data={"kind": "passed"})
     tap_old(page, 20, language)
-    until(lambda: shown_points(page).get("Anna") == -2 or Deal.objects.count() > 19)
+    until(page, lambda: shown_points(page).get("Anna") == -2 or Deal.objects.count() > 19)
     assert shown_points(page) == {"Anna": -2, "Bert": -1, "Cilli": -1, "Dominik": -1}
     assert Deal.objects.count() == 19
     # and phone B records a collapse as deal 20 before A taps: A's tap records nothing,
@@ -165,13 +165,13 @@ def test_a_deal_whose_number_was_taken_is_explained_before_the_tap(live_server, 
     shown = shown_points(page)
     before = server_scores(session)
     page.locator(CONFLICT).get_by_role("button", name=RECORD[language].format(n=21)).tap()
-    until(lambda: Deal.objects.count() == 21)
-    until(lambda: outbox(page) == [])
+    until(page, lambda: Deal.objects.count() == 21)
+    until(page, lambda: outbox(page) == [])
     deal = Deal.objects.get(number=21)
     assert deal.data["bid"] == 2 and deal.data["trump"] == "acorns"
     after = server_scores(session)
     assert {p: after[p] - before[p] for p in after} == shown
-    until(lambda: not board(page)["provisional"] and board(page)["scores"] == after)
+    until(page, lambda: not board(page)["provisional"] and board(page)["scores"] == after)
 
     # once more, and this time A discards its deal: nothing is recorded
     saved_offline(page)
@@ -181,7 +181,7 @@ def test_a_deal_whose_number_was_taken_is_explained_before_the_tap(live_server, 
     assert [numbers(m)[0] for m in item.locator(".meanwhile li").all_inner_texts()] == [22]
     one_number(page, 23, language)
     item.get_by_role("button", name=DISCARD[language]).tap()
-    until(lambda: outbox(page) == [])
+    until(page, lambda: outbox(page) == [])
     quiet(page)
     assert Deal.objects.count() == 22
     assert numbers(page.locator("#entry h2").first.inner_text()) == [23]
@@ -203,8 +203,12 @@ def test_deals_kept_behind_it_wait_until_each_is_shown_under_its_new_number(live
     log_in(page, live_server.url, "anna")
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
     installed(page)
-    saved_offline(page, 2)
-    until(lambda: board(page)["provisional"])
+    page.context.set_offline(True)
+    for kept in (1, 2):
+        made_deal(page)
+        page.locator("#save-button").tap()
+        until(page, lambda n=kept: len(outbox(page)) == n)
+    until(page, lambda: board(page)["provisional"])
     record(session, anna, {"kind": "collapsed"}, number=1)  # phone B
 
     page.context.set_offline(False)
@@ -213,7 +217,7 @@ def test_deals_kept_behind_it_wait_until_each_is_shown_under_its_new_number(live
     one_number(page, 2, "en", kept=2)
     assert numbers(page.locator("#outbox .outbox-list > li").nth(1).inner_text())[0] == 3
     page.locator(CONFLICT).get_by_role("button", name="Record as deal 2").tap()
-    until(lambda: Deal.objects.count() == 2)
+    until(page, lambda: Deal.objects.count() == 2)
     # the second: shown as deal 3, what it scores there (×1 after the doubled deal), held
     figures_for(page, 3, "en")
     assert shown_points(page) == {"Anna": -2, "Bert": -1, "Cilli": -1, "Dominik": -1}
@@ -222,8 +226,8 @@ def test_deals_kept_behind_it_wait_until_each_is_shown_under_its_new_number(live
     assert Deal.objects.count() == 2
     before = server_scores(session)
     page.locator(CONFLICT).get_by_role("button", name="Record as deal 3").tap()
-    until(lambda: Deal.objects.count() == 3)
-    until(lambda: outbox(page) == [])
+    until(page, lambda: Deal.objects.count() == 3)
+    until(page, lambda: outbox(page) == [])
     after = server_scores(session)
     assert {p: after[p] - before[p] for p in after} == {"Anna": -2, "Bert": -1, "Cilli": -1,
                                                        "Dominik": -1}

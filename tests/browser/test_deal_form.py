@@ -139,13 +139,13 @@ def test_deals_kept_on_the_phone_stand_under_the_form_not_between_its_title_and_
     for number in (1, 2):
         made_deal(page)
         page.locator("#save-button").tap()
-        until(lambda number=number: len(outbox(page)) == number)
+        until(page, lambda number=number: len(outbox(page)) == number)
     entry, chips = box(page, "#entry"), box(page, "label[for=decl-0]")
     kept, save = box(page, "#outbox"), box(page, "#save-button")
     assert kept["y"] >= save["y"] + save["height"]  # under the form
     assert chips["y"] - entry["y"] < 400, (entry, chips)  # the chips on the first screen
     page.context.set_offline(False)
-    until(lambda: Deal.objects.count() == 2 and outbox(page) == [])
+    until(page, lambda: Deal.objects.count() == 2 and outbox(page) == [])
 
 
 @pytest.mark.parametrize("width", WIDTHS)

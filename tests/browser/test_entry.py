@@ -10,7 +10,7 @@ import pytest
 from scorepad.models import Deal
 
 from .conftest import SCREENSHOTS
-from .phone import log_in, new_phone, quiet, scores
+from .phone import log_in, new_phone, quiet, scores, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -84,6 +84,8 @@ def test_taps_100_ms_apart_under_300_ms_latency_record_exactly_what_was_tapped(
             "button[name=step][value='2:+1']"]
     for selector in taps:
         page.locator(selector).tap()
+        # A duration is the point: a finger's pace, each tap before the last one's
+        # answer (300 ms away) can have come back.
         page.wait_for_timeout(100)
     # what was tapped is on screen at once, before any answer could have come back
     assert page.locator("#decl-0").is_checked() and page.locator("#bid-3").is_checked()
@@ -212,8 +214,7 @@ def test_a_poll_that_comes_back_after_a_save_replaced_the_board_logs_no_error(
     held: list[Any] = []
     page.route("**/board*", lambda route: held.append(route))
     page.goto(f"{live_server.url}/sessions/{table.pk}/")
-    page.wait_for_timeout(2500)  # a poll is sent and held
-    assert held, "the board did not poll"
+    until(page, lambda: held, 10, "the board did not poll")  # a poll is sent and held
     page.locator("label[for=decl-0]").tap()
     page.locator("label[for=bid-2]").tap()
     page.locator("label[for=trump-acorns]").tap()
@@ -224,8 +225,12 @@ def test_a_poll_that_comes_back_after_a_save_replaced_the_board_logs_no_error(
     page.wait_for_selector("text=Deal 1 recorded.")
     page.unroute("**/board*")
     for route in held:  # the held polls come back now, to a board that is gone
-        with contextlib.suppress(Exception):  # a request the page dropped cannot go on
+        finished = page.expect_event("requestfinished",
+                                     lambda r, sent=route.request: r == sent, timeout=10_000)
+        # a request the page dropped cannot go on
+        with contextlib.suppress(Exception), finished:
             route.continue_()
-    page.wait_for_timeout(1000)
+    # their answers are in; what htmx does with them runs in the page's next turns
+    page.evaluate("() => new Promise(done => setTimeout(done))")
     assert scores(page) == {"Anna": 19, "Bert": 20, "Cilli": 20, "Dominik": 20}
     assert page.console_errors == []

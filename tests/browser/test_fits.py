@@ -7,7 +7,6 @@ looked at: as test_looks.py says)."""
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from scorepad import services
 from scorepad.models import Deal
 
 from ..strength import LANGUAGE_SCHEME_WIDTHS, LANGUAGE_SCHEMES, repeated
-from .phone import log_in, new_phone, quiet, save
+from .phone import log_in, new_phone, quiet, save, until
 from .test_looks import Looker
 from .test_offline import installed  # active first, then controlled (the shell is large)
 
@@ -33,11 +32,6 @@ SIX = ["Anna", "Bernadette", "Cilli", "Dominik", "Elisabeth", "Maximilian"]
 CONTROLLED = "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
 
 
-def until(predicate: Any, seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, f"not within {seconds} s"
-        time.sleep(0.05)
 
 
 def _mulatschak(group: Any, anna: Any, seats: list[str]) -> Any:
@@ -219,7 +213,7 @@ def test_the_outbox_names_players_and_tricks(live_server, browser, table, lang, 
     page.locator("#row-1 button[data-step='+1']").tap()
     page.locator("#row-2 .home-toggle").tap()   # Cilli stays home; Dominik: the remainder
     page.locator("#save-button").tap()
-    until(lambda: len(outbox(page)) == 1)
+    until(page, lambda: len(outbox(page)) == 1)
     with translation.override(lang):
         expected = (gettext("Deal %(n)s") % {"n": 1} + " · "
                     + gettext("%(p)s bids %(n)s, trump %(t)s") % {"p": "Anna", "n": 3,
@@ -231,7 +225,7 @@ def test_the_outbox_names_players_and_tricks(live_server, browser, table, lang, 
     assert cards not in outbox(page)[0]
     page.screenshot(path=str(SHOTS / f"outbox-{lang}-{scheme}.png"))
     page.context.set_offline(False)
-    until(lambda: Deal.objects.count() == 1)
+    until(page, lambda: Deal.objects.count() == 1)
     assert Deal.objects.get().data["bid"] == 3
 
 
@@ -245,7 +239,7 @@ def test_a_game_kept_offline_names_its_loser(live_server, browser):
     installed(page)
     page.context.set_offline(True)
     page.get_by_role("button", name="Bert").tap()
-    until(lambda: len(outbox(page)) == 1)
+    until(page, lambda: len(outbox(page)) == 1)
     assert outbox(page)[0].startswith("Game 1 · Bert is the Müller Matz")
 
 
@@ -272,15 +266,15 @@ def test_the_offline_copy_is_as_fresh_as_the_screen(live_server, browser, table,
         page.locator(selector).tap()
     quiet(page)
     save(page, page.locator("#save-button").inner_text().strip())
-    until(lambda: "#1" in board_on_screen(page)[1])
+    until(page, lambda: "#1" in board_on_screen(page)[1])
     # ...and one recorded on another phone, seen by the poll
     record(session, table["anna"], played("Bert", EVEN | {"Anna": 1, "Bert": 2}))
-    until(lambda: "#2" in board_on_screen(page)[1], 15)
+    until(page, lambda: "#2" in board_on_screen(page)[1], 15)
     screen = board_on_screen(page)
     copy = """() => caches.keys().then(names => Promise.all(names.filter(n => n.startsWith(
         'schreiber-pages-')).map(n => caches.open(n).then(c => c.match(location.href)))))
         .then(hits => hits.filter(Boolean)).then(hits => hits.length ? hits[0].text() : '')"""
-    until(lambda: ">#2<" in page.evaluate(copy), 10)   # written within moments
+    until(page, lambda: ">#2<" in page.evaluate(copy), 10)   # written within moments
 
     page.context.set_offline(True)
     page.reload()
@@ -322,7 +316,7 @@ def test_undo_is_on_every_games_entry_panel_with_a_confirmation(live_server, bro
     page.goto(f"{live_server.url}/sessions/{matz.pk}/")
     save(page, "Bert")                                  # Müller Matz: one tap on the loser
     expect_undo = page.locator("#entry #undo-last summary")
-    until(lambda: expect_undo.count() == 1)
+    until(page, lambda: expect_undo.count() == 1)
     assert expect_undo.inner_text().strip().endswith("Undo game 1")
 
     for session, word, number in ((mulatschak, "deal", 2), (mura, "deal", 1),

@@ -89,7 +89,8 @@ def test_a_fresh_phone_records_the_first_deal_in_eight_taps_then_signs_up_and_ke
 
 def test_a_deal_a_guest_kept_offline_is_sent_as_the_new_accounts_after_signing_up(
         browser, live_server):
-    from .test_offline import installed, made_deal, outbox, until
+    from .phone import until
+    from .test_offline import installed, made_deal, outbox
 
     page = new_phone(browser)
     page.goto(live_server.url + "/play/")
@@ -106,7 +107,7 @@ def test_a_deal_a_guest_kept_offline_is_sent_as_the_new_accounts_after_signing_u
     page.context.set_offline(True)
     made_deal(page)
     page.locator("#save-button").tap()
-    until(lambda: len(outbox(page)) == 1)
+    until(page, lambda: len(outbox(page)) == 1)
     assert Deal.objects.count() == 0
     # the network is back, but the deal's sends still fail while the phone signs up
     page.context.route("**/deals/new", lambda route: route.abort())
@@ -120,7 +121,7 @@ def test_a_deal_a_guest_kept_offline_is_sent_as_the_new_accounts_after_signing_u
     assert Deal.objects.count() == 0
     page.context.unroute("**/deals/new")
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
-    until(lambda: Deal.objects.count() == 1)
+    until(page, lambda: Deal.objects.count() == 1)
     deal = Deal.objects.get()
     assert deal.created_by.username == "resi" and deal.created_by != guest_user
-    until(lambda: outbox(page) == [])
+    until(page, lambda: outbox(page) == [])

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from scorepad import services, sharing
 
 from ..strength import EVERY_SCREENSHOT, LANGUAGE_SCHEMES, SCREENSHOT_SCALE
-from .phone import log_in, new_phone, quiet
+from .phone import log_in, new_phone, quiet, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -118,11 +119,14 @@ def pages(looker: Looker, evening: dict[str, Any]) -> None:
     page.locator("#id_rule_stay_home_penalty").fill("lots")
     with page.expect_navigation():
         page.locator(".start-form button.primary").tap()
-    page.wait_for_timeout(300)  # the page script scrolls the first error into view
     error = page.locator(".rule .field-error").first
-    assert error.is_visible()
-    box = error.bounding_box()
-    assert box is not None and 0 <= box["y"] <= 780, "the error is not scrolled into view"
+    expect(error).to_be_visible()
+
+    def in_view() -> bool:  # the page script scrolls the first error into view
+        box = error.bounding_box()
+        return box is not None and 0 <= box["y"] <= 780
+
+    until(page, in_view, 5, "the error is not scrolled into view")
     looker.look("start-error")
 
     looker.look("session", f"/sessions/{main.pk}/")

@@ -19,7 +19,7 @@ from scorepad.models import Deal
 from ..scorepad.mura_play import play
 from ..strength import repeated
 from .conftest import PHONE, SCREENSHOTS
-from .phone import log_in, new_phone, quiet
+from .phone import checks_sent, log_in, new_phone, quiet, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -114,8 +114,7 @@ def test_a_typical_counts_deal_takes_at_most_twelve_taps(browser, live_server, m
 
 def hold_checks(page: Any) -> list[Any]:
     """The referee's live check answers late: each request waits in the list until the
-    test lets it go (release), never sooner than 300 ms; until then no answer can have
-    told the page anything."""
+    test lets it go (release); until then no answer can have told the page anything."""
     held: list[Any] = []
     page.route("**/check", lambda route: held.append(route))
     return held
@@ -123,18 +122,22 @@ def hold_checks(page: Any) -> list[Any]:
 
 def first_check_held(page: Any, held: list[Any], timeout: float = 5.0) -> None:
     """Wait until the page has sent a live check, which hold_checks keeps."""
-    for _ in range(int(timeout / 0.025)):
-        if held:
-            return
-        page.wait_for_timeout(25)
-    raise AssertionError(f"no live check sent within {timeout} s")
+    until(page, lambda: held, timeout, f"no live check sent within {timeout} s")
 
 
 def release(page: Any, held: list[Any]) -> None:
-    page.wait_for_timeout(300)
-    while held:
-        with contextlib.suppress(PlaywrightError):  # a check the page aborted meanwhile
-            held.pop(0).continue_()
+    """Let the held checks go, once every check the taps so far made has left its
+    debounce, and wait for the one still in flight (a newer check aborts the older ones)
+    to answer: the answers come back together, late."""
+    checks_sent(page)
+    while True:
+        while held:
+            with contextlib.suppress(PlaywrightError):  # a check the page aborted meanwhile
+                held.pop(0).continue_()
+        # the check in flight answers, or its route reaches this test only now
+        until(page, lambda: held or not page.locator("form.checking").count(), 10)
+        if not held:
+            return
 
 
 def in_view(page: Any, locator: Any) -> None:
@@ -325,8 +328,8 @@ def test_a_late_answer_does_not_move_the_trick_being_played(browser, live_server
     third = page.locator("#trick-3")
     before = [third.bounding_box()["y"], picker.bounding_box()["y"]]
     summaries = page.locator("#trick-summary-1, #trick-summary-2").all_inner_texts()
-    page.wait_for_timeout(300)  # the last card's check has left its debounce
-    assert held
+    checks_sent(page)  # the last card's check has left its debounce
+    first_check_held(page, held)
     release(page, held)
     page.unroute("**/check")
     quiet(page)

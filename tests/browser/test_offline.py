@@ -3,7 +3,6 @@ every deal exactly once when the network is back."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -12,7 +11,7 @@ from scorepad import sharing
 from scorepad.models import Deal
 
 from .conftest import SCREENSHOTS
-from .phone import log_in, new_phone, quiet
+from .phone import count_sends, log_in, new_phone, quiet, sent_on_load, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,13 +29,6 @@ def table() -> Any:
 CONTROLLED = "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
 
 
-def until(predicate: Any, seconds: float = 30.0) -> None:
-    """Waits for ``predicate``: an upper bound, not a speed check (a service worker's
-    install on a loaded 2-core machine once took more than 10 s)."""
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, f"not within {seconds} s"
-        time.sleep(0.05)
 
 
 ACTIVE = """() => navigator.serviceWorker.getRegistration()
@@ -47,9 +39,9 @@ def installed(page: Any) -> None:
     """Wait until the service worker is active, then load the page once more through it
     (that is when the worker keeps its copy). Not until it controls the page: a page whose
     load began while the worker installed (the login's redirects) stays uncontrolled."""
-    until(lambda: page.evaluate(ACTIVE))
+    until(page, lambda: page.evaluate(ACTIVE))
     page.reload()
-    until(lambda: page.evaluate(CONTROLLED))
+    until(page, lambda: page.evaluate(CONTROLLED))
 
 
 def outbox(page: Any) -> list[str]:
@@ -71,7 +63,7 @@ def saved_offline(page: Any, count: int = 1) -> None:
     for kept in range(1, count + 1):
         made_deal(page)
         page.locator("#save-button").tap()
-        until(lambda n=kept: len(outbox(page)) == n)
+        until(page, lambda n=kept: len(outbox(page)) == n)
 
 
 def test_the_app_can_be_installed(live_server, browser):
@@ -86,7 +78,7 @@ def test_the_app_can_be_installed(live_server, browser):
         assert page.request.get(live_server.url + icon["src"]).ok
     worker = page.request.get(live_server.url + "/sw.js")
     assert worker.ok and "javascript" in worker.headers["content-type"]
-    until(lambda: page.evaluate(CONTROLLED))
+    until(page, lambda: page.evaluate(CONTROLLED))
     assert page.console_errors == []
 
 
@@ -106,18 +98,19 @@ def test_a_deal_recorded_offline_survives_a_reload_and_arrives_once(live_server,
     page.screenshot(path=str(SCREENSHOTS / "offline-queued.png"))
 
     page.reload()  # the phone reloads the page while still offline: the copy, and the outbox
-    until(lambda: len(outbox(page)) == 1)
+    until(page, lambda: len(outbox(page)) == 1)
     assert page.locator("[data-offline-note]").is_visible()
     assert page.locator("#deal-form input[name=number]").input_value() == "2"
     assert Deal.objects.count() == 0
 
     page.context.set_offline(False)
-    until(lambda: Deal.objects.count() == 1)
-    until(lambda: outbox(page) == [])
-    until(lambda: "19" in page.locator("#scoreboard .scores").inner_text())
+    until(page, lambda: Deal.objects.count() == 1)
+    until(page, lambda: outbox(page) == [])
+    until(page, lambda: "19" in page.locator("#scoreboard .scores").inner_text())
+    count_sends(page)
     page.reload()
     quiet(page)
-    time.sleep(1)
+    sent_on_load(page)  # the reloaded page's own send of the outbox: nothing again
     assert Deal.objects.count() == 1
     deal = Deal.objects.get()
     assert deal.number == 1 and deal.data["bid"] == 2 and deal.data["trump"] == "acorns"
@@ -136,17 +129,17 @@ def test_a_queued_deal_that_another_phone_recorded_first_is_kept_with_the_reason
     installed(page)
     page.context.set_offline(True)
     page.locator("button", has_text="Collapsed").tap()
-    until(lambda: len(outbox(page)) == 1)
+    until(page, lambda: len(outbox(page)) == 1)
     record(session, table["anna"], played("Bert", EVEN | {"Anna": 1, "Bert": 2}))  # phone B
 
     page.context.set_offline(False)
-    until(lambda: "Not recorded yet" in " ".join(outbox(page)))
+    until(page, lambda: "Not recorded yet" in " ".join(outbox(page)))
     assert "another phone recorded this meanwhile" in outbox(page)[0]
     assert Deal.objects.count() == 1
     page.screenshot(path=str(SCREENSHOTS / "offline-refused.png"))
     page.get_by_role("button", name="Record as deal 2").tap()
-    until(lambda: Deal.objects.count() == 2)
-    until(lambda: outbox(page) == [])
+    until(page, lambda: Deal.objects.count() == 2)
+    until(page, lambda: outbox(page) == [])
     assert Deal.objects.get(number=2).kind == "collapsed"
 
 
@@ -155,8 +148,8 @@ def test_a_watcher_sees_offline_instead_of_a_stale_board(live_server, browser, t
     page.goto(f"{live_server.url}/watch/{table['token']}/")
     assert page.locator("[data-offline-note]").is_hidden()
     page.context.set_offline(True)
-    until(lambda: page.locator("[data-offline-note]").is_visible(), 6)
+    until(page, lambda: page.locator("[data-offline-note]").is_visible(), 6)
     assert "Offline" in page.locator("[data-offline-note]").inner_text()
     page.screenshot(path=str(SCREENSHOTS / "watcher-offline.png"))
     page.context.set_offline(False)
-    until(lambda: page.locator("[data-offline-note]").is_hidden(), 6)
+    until(page, lambda: page.locator("[data-offline-note]").is_hidden(), 6)

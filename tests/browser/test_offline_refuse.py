@@ -16,8 +16,8 @@ from scorepad.messages import violation_message
 from scorepad.models import Deal
 
 from ..strength import repeated
-from .phone import log_in, new_phone, quiet
-from .test_offline import installed, outbox, until
+from .phone import log_in, new_phone, quiet, until
+from .test_offline import installed, outbox
 from .test_provisional import board, offline_polls, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -63,8 +63,8 @@ def test_a_bid_by_a_player_at_five_is_refused_offline_in_the_servers_words(
     for seat, tricks in enumerate(("3", "1", "1", "0")):
         page.fill(f"#deal-form input[name=t_{seat}]", tricks)
     tap(page, "#save-button")
-    until(lambda: len(outbox(page)) == 1)
-    until(lambda: board(page)["provisional"])
+    until(page, lambda: len(outbox(page)) == 1)
+    until(page, lambda: board(page)["provisional"])
     assert board(page)["scores"]["Anna"] == 5
     # 2: Anna bids again: she may only pass now (the phone's count says so, offline)
     tap(page, "label[for=decl-0]", "label[for=bid-2]", "label[for=trump-leaves]")
@@ -72,7 +72,7 @@ def test_a_bid_by_a_player_at_five_is_refused_offline_in_the_servers_words(
         page.fill(f"#deal-form input[name=t_{seat}]", tricks)
     tap(page, "#save-button")
     expected = said(language, "bid_forbidden_low_score", "Anna", score=5, threshold=5)
-    until(lambda: errors(page) == [expected])
+    until(page, lambda: errors(page) == [expected])
     assert len(outbox(page)) == 1  # nothing kept
     assert page.locator("#decl-0").is_checked() and page.locator("#bid-2").is_checked()
     assert page.locator("#deal-form input[name=t_0]").input_value() == "2"  # the form stays
@@ -84,9 +84,9 @@ def test_a_bid_by_a_player_at_five_is_refused_offline_in_the_servers_words(
     for seat, tricks in enumerate(("1", "2", "1", "1")):
         page.fill(f"#deal-form input[name=t_{seat}]", tricks)
     tap(page, "#save-button")
-    until(lambda: len(outbox(page)) == 2)
+    until(page, lambda: len(outbox(page)) == 2)
     page.context.set_offline(False)
-    until(lambda: Deal.objects.count() == 2 and outbox(page) == [], 60)
+    until(page, lambda: Deal.objects.count() == 2 and outbox(page) == [], 60)
     assert [e for e in page.console_errors if not offline_polls(e)] == []
 
 
@@ -104,7 +104,7 @@ def test_staying_home_in_hearts_is_refused_as_the_first_deal_offline(
         page.fill(f"#deal-form input[name=t_{seat}]", tricks)
     tap(page, "#save-button")
     expected = said(language, "stay_home_forbidden_hearts", "Bert")
-    until(lambda: errors(page) == [expected])
+    until(page, lambda: errors(page) == [expected])
     assert outbox(page) == []
     assert page.locator("#row-1 input[data-home]").is_checked()
     assert not board(page)["provisional"]
@@ -125,7 +125,7 @@ def test_at_three_points_bidding_staying_home_and_exchanging_are_refused_offline
     for seat, tricks in ((0, "2"), (2, "2"), (3, "1")):
         page.fill(f"#deal-form input[name=t_{seat}]", tricks)
     tap(page, "#save-button")
-    until(lambda: len(errors(page)) == 3)
+    until(page, lambda: len(errors(page)) == 3)
     assert set(errors(page)) == {
         said("de", "bid_forbidden_low_score", "Anna", score=3, threshold=5),
         said("de", "stay_home_forbidden_low_score", "Bert", score=3, threshold=3),
@@ -149,7 +149,7 @@ def test_a_player_placed_twice_is_refused_offline_in_muller_matz(live_server, br
     for place, name in enumerate(("Anna", "Anna", "Cilli", "Dominik")):
         page.select_option(f"#o-{place}", name)
     tap(page, "#save-button")
-    until(lambda: len(errors(page)) > 0)
+    until(page, lambda: len(errors(page)) > 0)
     assert said("en", "player_listed_twice", "Anna", "muller_matz") in errors(page)
     assert said("en", "player_missing", "Bert", "muller_matz") in errors(page)
     assert outbox(page) == []
@@ -167,7 +167,7 @@ def test_tricks_that_do_not_add_up_are_refused_offline_in_mura(live_server, brow
         page.fill(f"#deal-form input[name=t_{seat}]", str(tricks))
         page.fill(f"#deal-form input[name=f_{seat}]", str(figures))
     tap(page, "#save-button")
-    until(lambda: len(errors(page)) > 0)
+    until(page, lambda: len(errors(page)) > 0)
     assert said("en", "tricks_sum", "", "mura", total=9, expected=8) in errors(page)
     assert outbox(page) == []
     assert page.locator("#deal-form input[name=t_0]").input_value() == "3"
@@ -194,16 +194,16 @@ def test_three_deals_offline_at_five_with_one_sitting_out_are_all_counted_and_sy
         # the declarer bids 2 in hearts and makes them, the others one trick each
         tap(page, f"label[for=decl-{declarer}]", "label[for=bid-2]", "label[for=trump-hearts]",
             "button[data-split]", "#save-button")
-        until(lambda n=number: len(outbox(page)) == n)
-        until(lambda n=number: page.locator("#scoreboard").get_attribute("data-provisional")
+        until(page, lambda n=number: len(outbox(page)) == n)
+        until(page, lambda n=number: page.locator("#scoreboard").get_attribute("data-provisional")
               == str(n))
         assert errors(page) == []
     assert len(set(seen)) == 3, seen  # three different players sat out
     provisional = board(page)
 
     page.context.set_offline(False)
-    until(lambda: Deal.objects.count() == 3 and outbox(page) == [], 60)
-    until(lambda: not board(page)["provisional"], 30)
+    until(page, lambda: Deal.objects.count() == 3 and outbox(page) == [], 60)
+    until(page, lambda: not board(page)["provisional"], 30)
     quiet(page)
     server = board(page)
     assert server["scores"] == provisional["scores"]

@@ -21,9 +21,9 @@ from scorepad import games, rosters, services
 from scorepad.models import Session
 
 from ..strength import LANGUAGE_SCHEMES, repeated
-from .phone import log_in, new_phone
+from .phone import log_in, new_phone, until
 from .test_looks import PROBLEMS, Looker
-from .test_offline import installed, made_deal, outbox, until
+from .test_offline import installed, made_deal, outbox
 from .test_shared_phone import KEPT, kept_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -94,7 +94,7 @@ def test_offline_the_start_page_lists_the_sessions_held_and_opens_them(
     page.context.set_offline(True)
     made_deal(page)
     page.locator("#save-button").tap()   # kept on the phone, not sent
-    until(lambda: len(outbox(page)) == 1)
+    until(page, lambda: len(outbox(page)) == 1)
 
     offline_start(page, live_server.url)
     expect(page.locator("[data-held-list] li")).to_have_count(2)
@@ -125,7 +125,7 @@ def test_offline_the_start_page_lists_the_sessions_held_and_opens_them(
     page.wait_for_url(f"{live_server.url}/sessions/{friday.pk}/")
     assert page.locator("html").get_attribute("data-offline-copy") is not None
     expect(page.locator("#scoreboard")).to_be_visible()
-    until(lambda: len(outbox(page)) == 1)   # the deal still waits there
+    until(page, lambda: len(outbox(page)) == 1)   # the deal still waits there
     assert page.console_errors == [] or all("ERR_INTERNET_DISCONNECTED" in e
                                             for e in page.console_errors)
 

@@ -13,8 +13,8 @@ from scorepad.models import Deal
 
 from ..strength import repeated
 from .conftest import SCREENSHOTS
-from .phone import log_in, new_phone, quiet
-from .test_offline import installed, outbox, until
+from .phone import log_in, new_phone, quiet, until
+from .test_offline import installed, outbox
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -75,16 +75,16 @@ def test_three_deals_recorded_offline_show_the_scores_the_server_shows_after_the
     # 1: Anna bids 2 in acorns and makes it, the others one trick each (a made deal)
     tap(page, "label[for=decl-0]", "label[for=bid-2]", "label[for=trump-acorns]",
         "button[data-split]", "#save-button")
-    until(lambda: len(outbox(page)) == 1)
-    until(lambda: board(page)["provisional"])
+    until(page, lambda: len(outbox(page)) == 1)
+    until(page, lambda: board(page)["provisional"])
     first = board(page)
     assert first["scores"] == {"Anna": 6, "Bert": 7, "Cilli": 7, "Dominik": 7}
     assert first["dealer"] == "Anna"
     assert BADGE[language] in page.locator("#scoreboard .provisional-note").inner_text().lower()
     # 2: collapsed: the next deal counts double, Anna deals again
     page.locator("#entry .one-tap form").first.locator("button").tap()
-    until(lambda: len(outbox(page)) == 2)
-    until(lambda: board(page)["next"] != first["next"])
+    until(page, lambda: len(outbox(page)) == 2)
+    until(page, lambda: board(page)["next"] != first["next"])
     second = board(page)
     assert second["scores"] == first["scores"] and second["dealer"] == "Anna"
     assert "×2" in second["next"]
@@ -94,8 +94,8 @@ def test_three_deals_recorded_offline_show_the_scores_the_server_shows_after_the
     for seat, tricks in ((1, "3"), (0, "1"), (2, "0")):
         page.fill(f"#deal-form input[name=t_{seat}]", tricks)
     tap(page, "#save-button")
-    until(lambda: len(outbox(page)) == 3)
-    until(lambda: board(page)["scores"] != first["scores"])
+    until(page, lambda: len(outbox(page)) == 3)
+    until(page, lambda: board(page)["scores"] != first["scores"])
     third = board(page)
     assert third["provisional"]
     assert third["scores"] == {"Anna": 2, "Bert": -5, "Cilli": 27, "Dominik": 3}
@@ -113,7 +113,7 @@ def test_three_deals_recorded_offline_show_the_scores_the_server_shows_after_the
         seen.append(board(page)["scores"])
         return Deal.objects.count() == 3 and outbox(page) == [] and not board(page)["provisional"]
 
-    until(synced, 60)
+    until(page, synced, 60)
     quiet(page)
     server = board(page)
     assert all(s == third["scores"] for s in seen), seen
@@ -145,21 +145,21 @@ def test_the_other_games_count_offline_too(live_server, browser, game):
                 page.fill(f"#deal-form input[name=t_{i}]", str(counts["t"][i]))
                 page.fill(f"#deal-form input[name=f_{i}]", str(counts["f"][i]))
             page.locator("#save-button").tap()
-            until(lambda n=counts: len(outbox(page)) >= (1 if n["t"][0] == 3 else 2))
+            until(page, lambda n=counts: len(outbox(page)) >= (1 if n["t"][0] == 3 else 2))
     else:
         for loser in ("Bert", "Bert", "Cilli"):
             page.locator("#entry button[name=loser]", has_text=loser).tap()
-        until(lambda: len(outbox(page)) == 3)
-    until(lambda: "provisional" in (page.locator("#scoreboard").get_attribute("class") or ""))
+        until(page, lambda: len(outbox(page)) == 3)
+    until(page, lambda: "provisional" in (page.locator("#scoreboard").get_attribute("class") or ""))
     shown = " ".join(page.locator("#scoreboard table.tally").inner_text().split())
     title = page.locator("#scoreboard .board-title").inner_text()
     assert ("2 deals" if game == "mura" else "3 games") in title
     page.screenshot(path=str(SCREENSHOTS / f"provisional-{game}.png"), full_page=True)
 
     page.context.set_offline(False)
-    until(lambda: Deal.objects.count() == (2 if game == "mura" else 3), 60)
-    until(lambda: outbox(page) == [], 60)
-    until(lambda: "provisional" not in (page.locator("#scoreboard").get_attribute("class")
+    until(page, lambda: Deal.objects.count() == (2 if game == "mura" else 3), 60)
+    until(page, lambda: outbox(page) == [], 60)
+    until(page, lambda: "provisional" not in (page.locator("#scoreboard").get_attribute("class")
                                         or ""), 30)
     quiet(page)
     assert " ".join(page.locator("#scoreboard table.tally").inner_text().split()) == shown
@@ -193,13 +193,13 @@ def test_a_tap_while_a_deal_is_being_kept_offline_is_not_a_second_deal_of_the_sa
     installed(page)
     page.context.set_offline(True)
     page.evaluate(DOUBLE_TAP, "Bert")
-    until(lambda: len(outbox(page)) == 1)
+    until(page, lambda: len(outbox(page)) == 1)
     page.locator("#entry button[name=loser]", has_text="Cilli").tap()
-    until(lambda: len(outbox(page)) == 2)
+    until(page, lambda: len(outbox(page)) == 2)
     kept = outbox(page)
     assert kept[0].startswith("Game 1 · Bert") and kept[1].startswith("Game 2 · Cilli"), kept
-    until(lambda: "2 games" in page.locator("#scoreboard .board-title").inner_text())
+    until(page, lambda: "2 games" in page.locator("#scoreboard .board-title").inner_text())
     page.context.set_offline(False)
-    until(lambda: outbox(page) == [], 60)
+    until(page, lambda: outbox(page) == [], 60)
     assert [d.number for d in Deal.objects.filter(session=session).order_by("number")] == [1, 2]
     assert page.console_errors == []

@@ -4,7 +4,6 @@ afar) leaves none of its pages to the next one."""
 
 from __future__ import annotations
 
-import time
 import urllib.request
 from typing import Any
 
@@ -14,8 +13,8 @@ from scorepad import accounts, rosters
 from scorepad.models import Deal
 
 from .conftest import SCREENSHOTS
-from .phone import PASSWORD, log_in, new_phone
-from .test_offline import installed, outbox, saved_offline, until
+from .phone import PASSWORD, count_sends, log_in, new_phone, sent_on_load, until
+from .test_offline import installed, outbox, saved_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,6 +22,8 @@ KEPT = "() => new Promise(r => { const o = indexedDB.open('schreiber'); o.onsucc
        "{ const q = o.result.transaction('outbox').objectStore('outbox').getAll(); " \
        "q.onsuccess = () => { o.result.close(); r(q.result.length); }; }; })"
 LISTED = "() => SchreiberOutbox.list(null).then(e => e.length)"
+#: Does the phone keep copies of pages (static/outbox.js, ``keepPage``)?
+PAGE_COPIES = "() => caches.keys().then(names => names.some(n => n.startsWith('schreiber-pages')))"
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def log_out(page: Any, choice: str | None = None) -> None:
     if choice:
         page.locator("dialog[data-logout-ask]").get_by_role("button", name=choice).click()
     page.wait_for_url(lambda url: not url.endswith("/sessions/") and "/sessions/" not in url)
-    until(lambda: page.locator("body").get_attribute("data-account") == "")
+    until(page, lambda: page.locator("body").get_attribute("data-account") == "")
 
 
 def kept_offline(live_server: Any, page: Any, session: Any) -> None:
@@ -52,9 +53,15 @@ def kept_offline(live_server: Any, page: Any, session: Any) -> None:
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
     installed(page)
     saved_offline(page)
-    page.context.route("**/deals/new", lambda route: route.abort())
+    refused: list[str] = []
+
+    def refuse(route: Any) -> None:
+        refused.append(route.request.url)
+        route.abort()
+
+    page.context.route("**/deals/new", refuse)
     page.context.set_offline(False)
-    time.sleep(0.5)
+    until(page, lambda: refused, 10, "the phone did not try to send the deal it kept")
     assert len(outbox(page)) == 1 and Deal.objects.count() == 0
 
 
@@ -63,6 +70,7 @@ def test_deals_kept_for_anna_are_neither_sent_nor_shown_for_bert_and_wait_for_he
         live_server, browser, table):
     session = table["session"]
     page = new_phone(browser)
+    count_sends(page)
     kept_offline(live_server, page, session)
 
     page.locator("summary[aria-label=Menu]").click()
@@ -77,7 +85,7 @@ def test_deals_kept_for_anna_are_neither_sent_nor_shown_for_bert_and_wait_for_he
 
     log_in(page, live_server.url, "bert")   # Bert, on the same phone
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
-    page.wait_for_timeout(1500)
+    sent_on_load(page)
     assert outbox(page) == []
     assert page.locator("#deal-form input[name=number]").input_value() == "1"
     assert page.evaluate(LISTED) == 0 and page.evaluate(KEPT) == 1
@@ -87,17 +95,17 @@ def test_deals_kept_for_anna_are_neither_sent_nor_shown_for_bert_and_wait_for_he
         user=table["bert"])
     assert worker.evaluate("() => SchreiberOutbox.flush({})") == 0
     page.reload()
-    page.wait_for_timeout(1000)
+    sent_on_load(page)
     assert Deal.objects.count() == 0
     assert not Deal.objects.filter(created_by=table["bert"]).exists()
 
     log_out(page)   # Bert has nothing waiting: no question
     log_in(page, live_server.url, "anna")
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
-    until(lambda: Deal.objects.count() == 1)
-    until(lambda: outbox(page) == [])
+    until(page, lambda: Deal.objects.count() == 1)
+    until(page, lambda: outbox(page) == [])
     page.reload()
-    page.wait_for_timeout(1000)
+    sent_on_load(page)  # the reloaded page sends nothing again
     deal = Deal.objects.get()
     assert deal.number == 1 and deal.created_by == table["anna"]
     assert page.evaluate(KEPT) == 0
@@ -106,6 +114,7 @@ def test_deals_kept_for_anna_are_neither_sent_nor_shown_for_bert_and_wait_for_he
 def test_deals_discarded_at_logout_are_gone(live_server, browser, table):
     session = table["session"]
     page = new_phone(browser)
+    count_sends(page)
     kept_offline(live_server, page, session)
     log_out(page, "Discard them")
     page.context.unroute("**/deals/new")
@@ -113,7 +122,7 @@ def test_deals_discarded_at_logout_are_gone(live_server, browser, table):
 
     log_in(page, live_server.url, "anna")
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
-    page.wait_for_timeout(1500)
+    sent_on_load(page)
     assert outbox(page) == [] and Deal.objects.count() == 0
 
 
@@ -126,7 +135,7 @@ def test_staying_logged_in_keeps_the_deals_and_the_login(live_server, browser, t
     page.locator("dialog[data-logout-ask]").get_by_role("button", name="Stay logged in").click()
     page.context.unroute("**/deals/new")
     page.reload()
-    until(lambda: Deal.objects.count() == 1)
+    until(page, lambda: Deal.objects.count() == 1)
     assert Deal.objects.get().created_by == table["anna"]
 
 
@@ -170,7 +179,7 @@ def test_a_password_change_leaves_no_copy_of_the_pages(live_server, browser, tab
     page.fill("#id_new_password2", "an0ther-s3cret!")
     page.get_by_role("button", name="Change password").click()
     page.wait_for_url("**/accounts/password/done/")
-    page.wait_for_timeout(300)
+    until(page, lambda: not page.evaluate(PAGE_COPIES), 10, "the copies are still kept")
     not_served(page, url)
 
 

@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from ..strength import LANGUAGE_SCHEME_WIDTHS
-from .phone import log_in, new_phone
-from .test_fits import LOCALES, Measure, until
+from .phone import log_in, new_phone, until
+from .test_fits import LOCALES, Measure
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,7 +39,7 @@ def test_twelve_names_typed_one_after_another_without_a_tap(live_server, browser
     for name in TWELVE:  # as fast as the keyboard goes: no wait between the names
         page.keyboard.type(name)
         page.keyboard.press("Enter")
-    until(lambda: contest.entrants.count() >= 12, seconds=20)
+    until(page, lambda: contest.entrants.count() >= 12, seconds=20)
     assert list(contest.entrants.order_by("number").values_list("player__name", flat=True)) \
         == TWELVE
     names = page.locator("#players .player-name")

@@ -302,7 +302,8 @@ def test_a_table_phone_keeps_deals_offline_and_its_round_ending_refuses_them_in_
     from tests.scorepad.factories import group_with, user
     from tests.scorepad.tournament_play import drawn, tournament
 
-    from .test_offline import installed, outbox, until
+    from .phone import until
+    from .test_offline import installed, outbox
 
     director = user("director")
     contest = tournament(group_with(director), director, players=8, rounds=2,
@@ -317,7 +318,7 @@ def test_a_table_phone_keeps_deals_offline_and_its_round_ending_refuses_them_in_
                          "label[for=trump-acorns]", "button[data-split]"):
             phone.locator(selector).tap()
         phone.locator("#save-button").tap()
-        until(lambda: len(outbox(phone)) == 1)
+        until(phone, lambda: len(outbox(phone)) == 1)
 
     phone = new_phone(browser)  # no login
     phone.goto(f"{live_server.url}/t/{table.code}/")
@@ -326,14 +327,14 @@ def test_a_table_phone_keeps_deals_offline_and_its_round_ending_refuses_them_in_
     kept_offline(after_dealer)
     assert Deal.objects.filter(session=session).count() == 0
     phone.context.set_offline(False)
-    until(lambda: Deal.objects.filter(session=session).count() == 1)
-    until(lambda: outbox(phone) == [])
+    until(phone, lambda: Deal.objects.filter(session=session).count() == 1)
+    until(phone, lambda: outbox(phone) == [])
 
     phone.context.set_offline(True)
     kept_offline((after_dealer + 1) % 4)
     tour.round_close(tournament=contest, number=1, force=True)
     phone.context.set_offline(False)
-    until(lambda: "Round 1 is closed" in " ".join(outbox(phone)))
+    until(phone, lambda: "Round 1 is closed" in " ".join(outbox(phone)))
     assert Deal.objects.filter(session=session).count() == 1
     # the open page's scoreboard, polled, says so too
     expect(phone.locator("#scoreboard [data-table-ended]")).to_contain_text(

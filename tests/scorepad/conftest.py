@@ -55,9 +55,17 @@ def table(anna: Any) -> Any:
 @pytest.fixture
 def phone(anna: Any) -> Client:
     """Anna's phone, logged in."""
-    client = Client()
-    client.force_login(anna)
-    return client
+    from .factories import phone_of
+
+    return phone_of(anna)
+
+
+@pytest.fixture
+def anna_api() -> Any:
+    """Anna as the API knows her: registered through it, with her token."""
+    from .factories import api_for
+
+    return api_for("anna")
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from referee.deal import deal_from_dict
 from referee.rules import mulatschak_rules
@@ -20,6 +22,38 @@ EVEN = {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}
 
 def user(username: str = "anna") -> Any:
     return get_user_model().objects.create_user(username=username, password="s3cret-pass!")
+
+
+def phone_of(who: Any) -> Client:
+    """A phone (test client) logged in as ``who``."""
+    client = Client()
+    client.force_login(who)
+    return client
+
+
+class Api:
+    """The API as a client with a token sees it (JSON in and out)."""
+
+    def __init__(self, token: str | None = None) -> None:
+        self.client = Client()
+        self.headers = {"HTTP_AUTHORIZATION": f"Token {token}"} if token else {}
+
+    def call(self, method: str, path: str, body: Any = None, **extra: Any) -> Any:
+        kwargs = {**self.headers, **extra}
+        if body is not None:
+            kwargs["data"] = json.dumps(body)
+            kwargs["content_type"] = "application/json"
+        return getattr(self.client, method)(path, **kwargs)
+
+
+def api_for(username: str) -> Api:
+    """A new account registered through the API, with the token it asked for."""
+    anonymous = Api()
+    anonymous.call("post", "/api/v1/auth/register",
+                   {"username": username, "password": "kartenspiel-2026"})
+    answer = anonymous.call("post", "/api/v1/auth/token",
+                            {"username": username, "password": "kartenspiel-2026"})
+    return Api(answer.json()["token"])
 
 
 def group_with(owner: Any, name: str = "Stammtisch Mondsee") -> Group:

@@ -13,7 +13,7 @@ from django.test import Client
 
 from scorepad.models import IdempotencyKey
 
-from .test_sessions_api import api_for
+from .factories import api_for
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.test import Client
 
 from scorepad import services
 from scorepad.games.mulatschak.form import DealEntry, form_values
@@ -20,13 +19,6 @@ pytestmark = pytest.mark.django_db
 def salzburg(anna):
     return services.session_start(group=group_with(anna), user=anna, preset="salzburg",
                                   overrides=None, seats=SEATS, dealer="Dominik")
-
-
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
 
 
 def form(**more):

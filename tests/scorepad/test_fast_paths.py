@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 
 from scorepad import rosters, services, sharing
 
-from .factories import SEATS, group_with, member, session_at, user
+from .factories import SEATS, group_with, member, phone_of, session_at, user
 
 pytestmark = pytest.mark.django_db
 
@@ -144,16 +144,11 @@ def page_of(client: Client, session) -> str:
     return answer.content.decode()
 
 
-def logged_in(who) -> Client:
-    client = Client()
-    client.force_login(who)
-    return client
-
 
 def test_a_reused_session_page_carries_each_answers_own_key_token_and_grant(owner, session):
     import re
 
-    phone, tablet = logged_in(owner), logged_in(owner)
+    phone, tablet = phone_of(owner), phone_of(owner)
     first, second = page_of(phone, session), page_of(tablet, session)
     keys = [re.findall(r'name="idempotency_key" value="([^"]+)"', p) for p in (first, second)]
     assert keys[0] and keys[1] and keys[0] != keys[1]
@@ -166,7 +161,7 @@ def test_a_reused_session_page_carries_each_answers_own_key_token_and_grant(owne
 
 
 def test_a_reused_session_page_shows_the_deal_recorded_since(owner, session):
-    phone = logged_in(owner)
+    phone = phone_of(owner)
     assert "Deal 1" in page_of(phone, session)
     api_client(owner).post(f"/api/v1/sessions/{session.pk}/deals/", {"kind": "passed"},
                            content_type="application/json")
@@ -176,12 +171,12 @@ def test_a_reused_session_page_shows_the_deal_recorded_since(owner, session):
 def test_a_viewer_never_gets_the_editors_page(owner, session):
     bert = user("bert")
     member(session.group, bert, "viewer")
-    page_of(logged_in(owner), session)  # the editor's page, cached
-    assert 'name="idempotency_key"' not in page_of(logged_in(bert), session)
+    page_of(phone_of(owner), session)  # the editor's page, cached
+    assert 'name="idempotency_key"' not in page_of(phone_of(bert), session)
 
 
 def test_a_watch_link_made_or_revoked_shows_on_the_reused_page_at_once(owner, session):
-    phone = logged_in(owner)
+    phone = phone_of(owner)
     for _ in range(3):  # the page and the role are reused from the cache now
         assert "/watch/" not in page_of(phone, session)
     token = sharing.watch_link_create(session=session)
@@ -191,7 +186,7 @@ def test_a_watch_link_made_or_revoked_shows_on_the_reused_page_at_once(owner, se
 
 
 def test_the_reused_session_page_asks_no_query(owner, session, django_assert_num_queries):
-    phone = logged_in(owner)
+    phone = phone_of(owner)
     for _ in range(3):
         page_of(phone, session)
     with django_assert_num_queries(0):
@@ -201,7 +196,7 @@ def test_the_reused_session_page_asks_no_query(owner, session, django_assert_num
 def test_a_removed_member_loses_the_reused_session_page_at_once(owner, session):
     bert = user("bert")
     member(session.group, bert, "editor")
-    phone = logged_in(bert)
+    phone = phone_of(bert)
     for _ in range(3):
         assert 'name="idempotency_key"' in page_of(phone, session)
     rosters.member_set(group=session.group, user=bert, role="viewer", by=owner)
@@ -211,7 +206,7 @@ def test_a_removed_member_loses_the_reused_session_page_at_once(owner, session):
 
 
 def test_a_logged_out_phone_gets_the_login_page_not_the_reused_one(owner, session):
-    phone = logged_in(owner)
+    phone = phone_of(owner)
     for _ in range(3):
         page_of(phone, session)
     phone.post("/accounts/logout/")

@@ -20,7 +20,6 @@ from .factories import (
     played,
     record,
     session_at,
-    user,
 )
 
 pytestmark = pytest.mark.django_db
@@ -30,11 +29,6 @@ migration = importlib.import_module("scorepad.migrations.0007_finished_games")
 #: Games end after a deal or two: no bids forbidden near zero.
 SHORT = {"start_score": 2, "no_bid_at_or_below": None, "must_play_at_or_below": None,
          "no_exchange_at_or_below": None}
-
-
-@pytest.fixture
-def anna():
-    return user("anna")
 
 
 def short_evening(anna, deals: int) -> Session:

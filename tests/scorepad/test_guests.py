@@ -11,11 +11,19 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.utils import timezone
 
-from scorepad import guests
-from scorepad.models import Deal, DealEvent, Group, Guest, Membership, Session
+from scorepad import guests, services
+from scorepad.models import (
+    Deal,
+    DealEvent,
+    Group,
+    Guest,
+    Membership,
+    Registration,
+    Session,
+)
 
 from .factories import SEATS, user
 
@@ -333,6 +341,31 @@ def test_a_refused_start_makes_no_guest():
     response = Client().post("/play/", {"seat_0": "Anna"}, REMOTE_ADDR="203.0.113.31")
     assert response.status_code == 200
     assert not Guest.objects.exists() and not Group.objects.exists()
+
+
+def a_request(address: str = "203.0.113.32") -> Any:
+    return RequestFactory().post("/play/", REMOTE_ADDR=address)
+
+
+def test_a_guest_start_refused_by_the_service_leaves_no_guest_no_count_and_no_session():
+    with pytest.raises(services.InputError) as caught:
+        guests.guest_session_start(request=a_request(), guest=None, game="mulatschak",
+                                   seats=SEATS, dealer="Nobody")
+    assert caught.value.field == "dealer"
+    assert not Guest.objects.exists() and not Group.objects.exists()
+    assert not Registration.objects.exists() and not Session.objects.exists()
+
+
+def test_a_guest_start_makes_the_guest_once_and_counts_every_session():
+    guest, first = guests.guest_session_start(request=a_request(), guest=None,
+                                              game="mulatschak", seats=SEATS)
+    same, second = guests.guest_session_start(request=a_request(), guest=guest,
+                                              game="mulatschak", seats=SEATS, dealer="Anna")
+    assert same == guest and Guest.objects.get() == guest
+    assert first.group == second.group == guest.group
+    assert first.created_by == second.created_by == guest.user
+    assert Registration.objects.filter(kind=Registration.Kind.GUEST,
+                                       address="203.0.113.32").count() == 2
 
 
 def test_guests_unused_for_the_configured_days_are_removed(settings):

@@ -17,7 +17,6 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
-from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +33,7 @@ from .factories import (
     deal_from_seed,
     group_with,
     member,
+    phone_of,
     played,
     record,
     session_at,
@@ -448,14 +448,9 @@ def test_mura_and_muller_matz_csvs_have_their_own_columns(anna):
 # --- the API ----------------------------------------------------------------------------------
 
 
-def logged_in(who: Any) -> Client:
-    client = Client()
-    client.force_login(who)
-    return client
-
 
 def test_the_api_exports_json_and_csv_as_downloads(anna, table):
-    client = logged_in(anna)
+    client = phone_of(anna)
     response = client.get(f"/api/v1/sessions/{table.pk}/export")
     assert response.status_code == 200
     assert response.json()["format"] == "schreiber" and response.json()["version"] == 1
@@ -466,7 +461,7 @@ def test_the_api_exports_json_and_csv_as_downloads(anna, table):
 
 
 def test_the_api_imports_a_session_into_a_group(anna, table):
-    client = logged_in(anna)
+    client = phone_of(anna)
     record(table, anna, played("Anna", EVEN))
     data = client.get(f"/api/v1/sessions/{table.pk}/export").json()
     target = group_with(anna, name="Copy")
@@ -485,7 +480,7 @@ def test_the_export_posted_back_as_it_is_comes_back_as_a_session(anna, table):
     """README.md, "Downloads and uploads": POST /sessions/import takes an export back. The
     file alone, without a wrapper, goes into the group it came from (a copy, since that
     group holds it still), or into ?group=."""
-    client = logged_in(anna)
+    client = phone_of(anna)
     record(table, anna, played("Anna", EVEN))
     record(table, anna, {"kind": "collapsed"})
     data = client.get(f"/api/v1/sessions/{table.pk}/export").json()
@@ -511,7 +506,7 @@ def test_the_export_posted_back_as_it_is_comes_back_as_a_session(anna, table):
 
 
 def test_an_import_retried_with_its_idempotency_key_gets_the_first_answer(anna, table):
-    client = logged_in(anna)
+    client = phone_of(anna)
     target = group_with(anna, name="Copy")
     body = {"group": target.pk, "data": exporting.session_export(table)}
     answers = [client.post("/api/v1/sessions/import", body, content_type="application/json",
@@ -527,9 +522,9 @@ def test_a_viewer_cannot_import_and_a_stranger_sees_no_group(anna, table):
     member(table.group, viewer, "viewer")
     data = exporting.session_export(table)
     body = {"group": table.group_id, "data": data}
-    assert logged_in(viewer).post("/api/v1/sessions/import", body,
+    assert phone_of(viewer).post("/api/v1/sessions/import", body,
                                   content_type="application/json").status_code == 403
-    assert logged_in(stranger).post("/api/v1/sessions/import", body,
+    assert phone_of(stranger).post("/api/v1/sessions/import", body,
                                     content_type="application/json").status_code == 404
 
 
@@ -537,7 +532,7 @@ def test_the_api_refuses_a_file_over_the_size_limit_with_400(anna, table, monkey
     monkeypatch.setattr(fileformat, "MAX_BYTES", 1000)
     body = {"group": table.group_id, "data": exporting.session_export(table),
             "padding": "x" * 2000}
-    response = logged_in(anna).post("/api/v1/sessions/import", body,
+    response = phone_of(anna).post("/api/v1/sessions/import", body,
                                     content_type="application/json")
     assert response.status_code == 400
     assert response.json()["problems"][0]["code"] == "too_large"
@@ -547,7 +542,7 @@ def test_the_api_takes_files_beyond_djangos_usual_body_limit(anna, table, settin
     assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE < 400_000
     data = exporting.session_export(table)
     data["note"] = "x" * 400_000  # fields a reader does not know are ignored
-    response = logged_in(anna).post("/api/v1/sessions/import",
+    response = phone_of(anna).post("/api/v1/sessions/import",
                                     {"group": group_with(anna, name="Copy").pk, "data": data},
                                     content_type="application/json")
     assert response.status_code == 201, response.content[:300]
@@ -558,13 +553,13 @@ def test_the_upload_form_refuses_a_file_over_the_limit(anna, monkeypatch):
     group = group_with(anna)
     upload = io.BytesIO(b" " * 200)
     upload.name = "big.json"
-    response = logged_in(anna).post(f"/groups/{group.pk}/import", {"file": upload})
+    response = phone_of(anna).post(f"/groups/{group.pk}/import", {"file": upload})
     assert response.status_code == 200
     assert "larger than" in response.content.decode()
 
 
 def test_the_api_answers_400_for_garbage(anna, table):
-    client = logged_in(anna)
+    client = phone_of(anna)
     for body in ("not json", "[]", '{"group": "x"}'):
         response = client.post("/api/v1/sessions/import", body,
                                content_type="application/json")
@@ -574,7 +569,7 @@ def test_the_api_answers_400_for_garbage(anna, table):
 def test_the_api_imports_a_group_file(anna):
     group = group_with(anna)
     mulatschak_evening(group, anna, "murln")
-    client = logged_in(anna)
+    client = phone_of(anna)
     data = client.get(f"/api/v1/groups/{group.pk}/export").json()
     empty = group_with(anna, name="Empty")
     response = client.post(f"/api/v1/groups/{empty.pk}/import", data,
@@ -587,7 +582,7 @@ def test_the_api_imports_a_group_file(anna):
 
 
 def test_the_session_page_links_both_downloads(anna, table):
-    page = logged_in(anna).get(f"/sessions/{table.pk}/").content.decode()
+    page = phone_of(anna).get(f"/sessions/{table.pk}/").content.decode()
     assert f"/api/v1/sessions/{table.pk}/export" in page
     assert f"/api/v1/sessions/{table.pk}/export?format=csv" in page
 
@@ -595,7 +590,7 @@ def test_the_session_page_links_both_downloads(anna, table):
 def test_the_group_page_imports_an_uploaded_file_and_lists_problems(anna):
     source = mulatschak_evening(group_with(anna), anna, "salzburg")
     target = group_with(anna, name="Copy")
-    client = logged_in(anna)
+    client = phone_of(anna)
     page = client.get(f"/groups/{target.pk}/").content.decode()
     assert f"/api/v1/groups/{target.pk}/export" in page and 'type="file"' in page
     data = export(source)
@@ -617,10 +612,10 @@ def test_the_group_page_imports_an_uploaded_file_and_lists_problems(anna):
 def test_the_history_page_marks_imported_changes_and_names_who_made_them(anna):
     copy = round_trip(mulatschak_evening(group_with(anna), anna, "geiser"),
                       group_with(anna, name="Copy"))
-    page = logged_in(anna).get(f"/sessions/{copy.pk}/history").content.decode()
+    page = phone_of(anna).get(f"/sessions/{copy.pk}/history").content.decode()
     assert page.count('<span class="tag">imported</span>') == copy.events.count()
     assert "anna" in page
-    api = logged_in(anna).get(f"/api/v1/sessions/{copy.pk}/history").json()
+    api = phone_of(anna).get(f"/api/v1/sessions/{copy.pk}/history").json()
     assert {(e["user"], e["imported"]) for e in api} == {("anna", True)}
 
 

@@ -22,7 +22,7 @@ from django.utils import timezone
 from scorepad import rosters, services, sharing
 from scorepad.models import Invitation, Membership
 
-from .factories import group_with, member, user
+from .factories import group_with, member, phone_of, user
 
 pytestmark = pytest.mark.django_db
 
@@ -273,15 +273,10 @@ def olga_and_emil() -> tuple[Any, Any, Any]:
     return olga, emil, group_with(olga)
 
 
-def logged_in(who: Any) -> Client:
-    client = Client()
-    client.force_login(who)
-    return client
-
 
 def test_the_group_pages_form_invites_and_adds_nobody(olga_and_emil):
     olga, emil, group = olga_and_emil
-    page = logged_in(olga)
+    page = phone_of(olga)
     answer = page.post(f"/groups/{group.pk}/members", {"username": "emil", "role": "editor"},
                        follow=True)
     assert answer.status_code == 200
@@ -294,7 +289,7 @@ def test_the_group_pages_form_invites_and_adds_nobody(olga_and_emil):
 def test_the_group_pages_form_changes_a_members_role(olga_and_emil):
     olga, emil, group = olga_and_emil
     member(group, emil, "viewer")
-    answer = logged_in(olga).post(f"/groups/{group.pk}/members",
+    answer = phone_of(olga).post(f"/groups/{group.pk}/members",
                                   {"username": "emil", "role": "editor"}, follow=True)
     assert "emil is now editor" in answer.content.decode()
     assert group.memberships.get(user=emil).role == "editor"
@@ -304,7 +299,7 @@ def test_the_group_pages_form_changes_a_members_role(olga_and_emil):
 @pytest.mark.parametrize("username", ["nobody", "", "x" * 151])
 def test_the_group_pages_form_says_when_no_account_has_the_username(olga_and_emil, username):
     olga, _emil, group = olga_and_emil
-    answer = logged_in(olga).post(f"/groups/{group.pk}/members",
+    answer = phone_of(olga).post(f"/groups/{group.pk}/members",
                                   {"username": username, "role": "viewer"}, follow=True)
     assert "No account has this username." in answer.content.decode()
     assert not Invitation.objects.exists()
@@ -315,43 +310,43 @@ def test_the_group_page_lists_pending_invitations_for_owners_with_a_revoke_butto
     olga, emil, group = olga_and_emil
     pending = sharing.member_add(group=group, user=emil, role="viewer", by=olga)
     revoke = f"/groups/{group.pk}/invitations/{pending.pk}/revoke"
-    page = logged_in(olga).get(f"/groups/{group.pk}/").content.decode()
+    page = phone_of(olga).get(f"/groups/{group.pk}/").content.decode()
     assert revoke in page and "emil" in page
     viewer = user("vicky")
     member(group, viewer, "viewer")
-    assert revoke not in logged_in(viewer).get(f"/groups/{group.pk}/").content.decode()
-    assert logged_in(viewer).post(revoke).status_code == 403
+    assert revoke not in phone_of(viewer).get(f"/groups/{group.pk}/").content.decode()
+    assert phone_of(viewer).post(revoke).status_code == 403
 
-    assert logged_in(olga).post(revoke).status_code == 302
+    assert phone_of(olga).post(revoke).status_code == 302
     assert Invitation.objects.get(pk=pending.pk).status == "revoked"
-    assert logged_in(olga).post(revoke).status_code == 404
-    assert revoke not in logged_in(olga).get(f"/groups/{group.pk}/").content.decode()
+    assert phone_of(olga).post(revoke).status_code == 404
+    assert revoke not in phone_of(olga).get(f"/groups/{group.pk}/").content.decode()
 
 
 def test_the_home_page_offers_accept_and_decline(olga_and_emil):
     olga, emil, group = olga_and_emil
     pending = sharing.member_add(group=group, user=emil, role="editor", by=olga)
-    home = logged_in(emil).get("/").content.decode()
+    home = phone_of(emil).get("/").content.decode()
     assert "olga invites you to Stammtisch Mondsee as editor." in home
     assert f"/invitations/{pending.pk}/accept" in home
     assert f"/invitations/{pending.pk}/decline" in home
-    assert f"/invitations/{pending.pk}/" not in logged_in(olga).get("/").content.decode()
+    assert f"/invitations/{pending.pk}/" not in phone_of(olga).get("/").content.decode()
 
 
 def test_accepting_on_the_home_page_joins_and_opens_the_group(olga_and_emil):
     olga, emil, group = olga_and_emil
     pending = sharing.member_add(group=group, user=emil, role="editor", by=olga)
-    answer = logged_in(emil).post(f"/invitations/{pending.pk}/accept")
+    answer = phone_of(emil).post(f"/invitations/{pending.pk}/accept")
     assert answer.status_code == 302 and answer["Location"] == f"/groups/{group.pk}/"
     assert group.memberships.get(user=emil).role == "editor"
-    assert f"/invitations/{pending.pk}/" not in logged_in(emil).get("/").content.decode()
-    assert logged_in(emil).post(f"/invitations/{pending.pk}/accept").status_code == 404
+    assert f"/invitations/{pending.pk}/" not in phone_of(emil).get("/").content.decode()
+    assert phone_of(emil).post(f"/invitations/{pending.pk}/accept").status_code == 404
 
 
 def test_declining_on_the_home_page_joins_nothing(olga_and_emil):
     olga, emil, group = olga_and_emil
     pending = sharing.member_add(group=group, user=emil, role="editor", by=olga)
-    answer = logged_in(emil).post(f"/invitations/{pending.pk}/decline", follow=True)
+    answer = phone_of(emil).post(f"/invitations/{pending.pk}/decline", follow=True)
     assert answer.status_code == 200 and "Invitation declined." in answer.content.decode()
     assert not group.memberships.filter(user=emil).exists()
     assert Invitation.objects.get(pk=pending.pk).status == "declined"
@@ -362,7 +357,7 @@ def test_somebody_else_cannot_answer_an_invitation_on_the_pages(olga_and_emil):
     pending = sharing.member_add(group=group, user=emil, role="owner", by=olga)
     for who in (olga, user("otto")):
         for answer in ("accept", "decline"):
-            assert logged_in(who).post(f"/invitations/{pending.pk}/{answer}"
+            assert phone_of(who).post(f"/invitations/{pending.pk}/{answer}"
                                        ).status_code == 404
     assert Invitation.objects.get(pk=pending.pk).status == "pending"
     assert not group.memberships.filter(user__username="otto").exists()

@@ -22,7 +22,7 @@ from rest_framework.authtoken.models import Token
 from scorepad import rosters, services, sharing
 from scorepad.models import Invite, Membership
 
-from .factories import group_with, user
+from .factories import group_with, phone_of, user
 
 pytestmark = pytest.mark.django_db
 
@@ -36,15 +36,10 @@ def owner_of(group: Any) -> Any:
     return group.memberships.get(role="owner").user
 
 
-def phone(who: Any) -> Client:
-    client = Client()
-    client.force_login(who)
-    return client
-
 
 def joins(who: Any, invite: Invite) -> int:
     """Open the link and press Join; the answer's status."""
-    client = phone(who)
+    client = phone_of(who)
     shown = client.get(f"/join/{invite.token}/")
     if shown.status_code != 200:
         return int(shown.status_code)
@@ -103,10 +98,10 @@ def test_a_removed_member_cannot_walk_back_in_with_the_old_link(group):
                               content_type="application/json",
                               HTTP_AUTHORIZATION=f"Token {token}")
     assert removed.status_code == 204
-    answer = phone(emil).get(f"/join/{invite.token}/")
+    answer = phone_of(emil).get(f"/join/{invite.token}/")
     assert answer.status_code == 404
     assert "new invitation" in answer.content.decode()
-    assert phone(emil).post(f"/join/{invite.token}/").status_code == 404
+    assert phone_of(emil).post(f"/join/{invite.token}/").status_code == 404
     assert role(group, emil) is None
     assert joins(user("fritz"), invite) == 302  # the link still works for others
 
@@ -138,7 +133,7 @@ def test_a_removed_member_cannot_use_an_old_link_they_never_opened(group):
 
 def test_the_group_page_lists_open_invitations_with_their_uses_and_revokes_them(group):
     olga = owner_of(group)
-    client = phone(olga)
+    client = phone_of(olga)
     answer = client.post(f"/groups/{group.pk}/invites", {"role": "viewer", "uses": "3",
                                                           "days": "2"})
     assert answer.status_code == 302
@@ -159,13 +154,13 @@ def test_a_used_up_invitation_is_no_longer_listed(group):
     olga = owner_of(group)
     invite = sharing.invite_create(group=group, user=olga, role="viewer")
     joins(user("bert"), invite)
-    assert invite.token not in phone(olga).get(f"/groups/{group.pk}/").content.decode()
+    assert invite.token not in phone_of(olga).get(f"/groups/{group.pk}/").content.decode()
 
 
 @pytest.mark.parametrize(("uses", "days"), [("0", "7"), ("101", "7"), ("x", "7"), ("²", "7"),
                                             ("1", "0"), ("1", "31"), ("1", "seven")])
 def test_the_group_page_refuses_impossible_uses_and_days(group, uses, days):
-    answer = phone(owner_of(group)).post(f"/groups/{group.pk}/invites",
+    answer = phone_of(owner_of(group)).post(f"/groups/{group.pk}/invites",
                                          {"role": "viewer", "uses": uses, "days": days},
                                          follow=True, HTTP_ACCEPT_LANGUAGE="de")
     assert answer.status_code == 200

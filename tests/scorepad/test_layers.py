@@ -1,11 +1,14 @@
 """The shape of the code: no import circles among the scorepad's modules, and nothing
 below the pages and the API imports a view or the API (services, models, games, the
 importer, the statistics... only ever import downwards). Read from the source, imports
-inside functions included; ``if TYPE_CHECKING:`` blocks (types only) are left out."""
+inside functions included. A circle counts the imports of ``if TYPE_CHECKING:`` blocks
+too (a module that names another's types knows it as well); the rules of what may import
+what count only what runs."""
 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import types
 from pathlib import Path
@@ -43,13 +46,17 @@ def _type_checking(node: ast.If) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """The scorepad modules ``name`` imports."""
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+def imported(name: str, source: str, *, package: bool, known: set[str], types: bool
+             ) -> tuple[set[str], set[str]]:
+    """The scorepad modules the module ``name`` imports (with ``types``, in its
+    ``if TYPE_CHECKING:`` blocks too), and the scorepad modules it names that do not
+    exist (an import that can only fail)."""
+    anchor = name if package else name.rsplit(".", 1)[0]
     found: set[str] = set()
+    missing: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _type_checking(node):
+        if isinstance(node, ast.If) and _type_checking(node) and not types:
             for child in node.orelse:
                 visit(child)
             return
@@ -58,25 +65,38 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join([*anchor, *([base] if base else [])])
+                parts = anchor.split(".")
+                base = ".".join([*parts[: len(parts) - (node.level - 1)],
+                                 *([base] if base else [])])
             for alias in node.names:
                 whole = f"{base}.{alias.name}"
                 found.add(whole if whole in known else base)
         for child in ast.iter_child_nodes(node):
             visit(child)
 
-    visit(ast.parse(path.read_text(encoding="utf-8")))
-    out = {m for m in found if m in known}
+    visit(ast.parse(source))
+    for module in found:
+        if module.split(".")[0] == "scorepad" and module not in known:
+            missing.add(module)
+    return {m for m in found if m in known} - {name}, missing
+
+
+def imports(name: str, path: Path, known: set[str], types: bool = False) -> set[str]:
+    """The scorepad modules ``name`` imports."""
+    out, _missing = imported(name, path.read_text(encoding="utf-8"),
+                             package=path.name == "__init__.py", known=known, types=types)
     if name == "scorepad.games":  # the registry imports its games by name
         out |= {m for m in games.modules() if m in known}
-    return out - {name}
+    return out
 
 
-def graph() -> dict[str, set[str]]:
+@functools.cache
+def graph(types: bool = False) -> dict[str, set[str]]:
+    """Read once per process (every test of this module asks it; the tree does not change
+    while the tests run)."""
     found = modules()
     known = set(found)
-    return {name: imports(name, path, known) for name, path in found.items()}
+    return {name: imports(name, path, known, types) for name, path in found.items()}
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -124,7 +144,51 @@ def test_the_graph_sees_the_imports_it_should():
 
 
 def test_no_module_of_the_scorepad_imports_itself_round_a_circle():
-    assert cycles(graph()) == []
+    assert cycles(graph(types=True)) == []
+
+
+def test_the_graph_sees_the_imports_inside_functions_and_for_types_only():
+    edges = graph(types=True)
+    assert "scorepad.models" in edges["scorepad.games.mura.play"]  # types only
+    assert "scorepad.middleware" in edges["scorepad.views.project"]
+    source = ("from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
+              "if TYPE_CHECKING:\n    from ..models import Session\n"
+              "def choices():\n    from .. import games\n    return games.choices()\n")
+    known = {"scorepad", "scorepad.games", "scorepad.models", "scorepad.views",
+             "scorepad.views.x"}
+    seen = imported("scorepad.views.x", source, package=False, known=known, types=True)
+    assert seen == ({"scorepad.games", "scorepad.models"}, set())
+    assert imported("scorepad.views.x", source, package=False, known=known, types=False
+                    ) == ({"scorepad.games"}, set())
+
+
+def test_every_import_of_a_scorepad_module_names_one_that_exists():
+    known = set(modules())
+    missing = {}
+    for name, path in modules().items():
+        _found, gone = imported(name, path.read_text(encoding="utf-8"),
+                                package=path.name == "__init__.py", known=known, types=True)
+        if gone:
+            missing[name] = sorted(gone)
+    assert missing == {}
+    assert imported("scorepad.views.project", "from .middleware import too_large_message\n",
+                    package=False, known=known, types=False
+                    ) == (set(), {"scorepad.views.middleware"})
+
+
+def test_the_models_do_not_import_the_games():
+    """The games speak of sessions and deals: the registry puts what the models need of
+    it (the games' names and titles) into scorepad.gamechoices, below both."""
+    assert not {t for t in graph(types=True)["scorepad.models"]
+                if t.startswith("scorepad.games")}
+
+
+def test_the_models_game_choices_are_the_registrys():
+    from scorepad.models import Session, Tournament
+
+    assert Session._meta.get_field("game").choices == games.choices()
+    assert Tournament._meta.get_field("game").choices == games.choices()
+    assert Session(game=games.default()).get_game_display() == games.registered()[0].TITLE
 
 
 def test_the_circle_finder_finds_a_circle():
@@ -160,6 +224,56 @@ def test_a_games_endpoints_are_an_edge_and_nothing_in_the_game_imports_them():
             assert not {t for t in targets if is_edge(t)}, name
 
 
+# --- views adapt: the use cases hold the transactions and the domain's own errors ------------
+
+
+def _opens_a_transaction(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return node.module == "django.db.transaction" or (node.module == "django.db" and any(
+            alias.name in ("transaction", "atomic") for alias in node.names))
+    if isinstance(node, ast.Import):
+        return any(alias.name == "django.db.transaction" for alias in node.names)
+    return isinstance(node, ast.Attribute) and node.attr == "atomic"
+
+
+def transactions_opened(source: str) -> list[int]:
+    """The lines of ``source`` that open (or import what opens) a transaction: Django's
+    ``transaction`` or ``atomic``, in a ``with``, a decorator or a call alike."""
+    return sorted(getattr(node, "lineno", 0) for node in ast.walk(ast.parse(source))
+                  if _opens_a_transaction(node))
+
+
+def test_no_page_and_no_endpoint_opens_a_transaction():
+    pages_and_endpoints = [path for name, path in sorted(modules().items()) if is_edge(name)
+                           and not name.startswith(("scorepad.urls", "scorepad.management"))]
+    assert len(pages_and_endpoints) > 10
+    found = [f"{path.relative_to(ROOT)}:{line}" for path in pages_and_endpoints
+             for line in transactions_opened(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_the_transaction_finder_finds_each_way_of_opening_one():
+    assert transactions_opened("from django.db import transaction\n") == [1]
+    assert transactions_opened("from django.db.transaction import atomic\n") == [1]
+    assert transactions_opened("import django.db.transaction\n") == [1]
+    assert transactions_opened("def f():\n    with db.transaction.atomic():\n        pass\n"
+                               ) == [2]
+    assert transactions_opened("@transaction.atomic\ndef view(request): pass\n") == [1]
+    assert transactions_opened("from django.db import models\nx = models.F('a')\n") == []
+
+
+def test_the_use_cases_raise_the_domains_errors_not_the_apis():
+    """DRF is the API's (its serializers also check shapes in scorepad/fields.py and the
+    games' shapes); the use cases refuse with scorepad.errors, the edge words them."""
+    for name in ("scorepad.services", "scorepad.rosters", "scorepad.sharing",
+                 "scorepad.guests", "scorepad.dealwrite", "scorepad.loaded"):
+        tree = ast.parse(modules()[name].read_text(encoding="utf-8"))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                    for alias in node.names} | {
+            node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        assert not {m for m in imported if m.split(".")[0] == "rest_framework"}, name
+
+
 def members(protocol: type) -> set[str]:
     """The names a protocol class itself declares."""
     return ({name for name in vars(protocol) if not name.startswith("_")}
@@ -178,18 +292,36 @@ def test_the_game_protocol_is_its_small_parts():
     assert sum(sizes.values()) == len(promised_names())  # no name in two parts
 
 
-def test_every_game_in_the_registry_provides_the_whole_game_protocol():
+def protocol_gaps(game: types.ModuleType) -> list[str]:
+    """What ``game`` (a registered game's package) lacks of the whole game protocol: a
+    name it does not provide, a module of its package named like a promised name (it
+    would shadow it), or a registry that finds another package under its name."""
     promised = promised_names()
-    assert {"parse_deal", "board", "money", "entry_context", "BOARD_OUT"} <= promised
+    gaps = [f"missing {name}" for name in sorted(promised) if not hasattr(game, name)]
+    package = Path(str(game.__file__)).parent
+    gaps += [f"module {stem}.py shadows it"
+             for stem in sorted({p.stem for p in package.glob("*.py")} & promised)]
+    gaps += [f"{name} is a module" for name in sorted(promised)
+             if isinstance(getattr(game, name, None), types.ModuleType)]
+    if games.get(game.NAME) is not game:
+        gaps.append("the registry finds another package under its name")
+    return gaps
+
+
+def test_every_game_in_the_registry_provides_the_whole_game_protocol():
+    assert {"parse_deal", "board", "money", "entry_context", "BOARD_OUT"} <= promised_names()
     for game in games.registered():
-        missing = sorted(name for name in promised if not hasattr(game, name))
-        assert missing == [], (game.NAME, missing)
-        # a module of the game's package named like a promised name would shadow it
-        package = Path(game.__file__).parent
-        assert not {p.stem for p in package.glob("*.py")} & promised, game.NAME
-        assert not [name for name in promised
-                    if isinstance(getattr(game, name), types.ModuleType)], game.NAME
-        assert games.get(game.NAME) is game
+        assert protocol_gaps(game) == [], game.NAME
+
+
+def test_a_game_that_lacks_part_of_the_protocol_is_told_what():
+    game = types.ModuleType("scorepad.games.half")
+    game.__file__ = str(PACKAGE / "games" / "half" / "__init__.py")
+    game.NAME = games.registered()[0].NAME
+    game.parse_deal = lambda data: {}
+    gaps = protocol_gaps(game)
+    assert "missing board" in gaps and "missing parse_deal" not in gaps
+    assert "the registry finds another package under its name" in gaps
 
 
 # --- a game is a package, not a branch ------------------------------------------------------

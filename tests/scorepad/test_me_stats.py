@@ -16,7 +16,7 @@ from django.urls import reverse
 from scorepad import rosters, stats
 from scorepad.models import Membership, Player
 
-from .factories import SEATS, group_with, member, played, record, session_at, user
+from .factories import SEATS, group_with, member, phone_of, played, record, session_at, user
 from .test_stats import script_matz, script_mulatschak, script_mura
 
 pytestmark = pytest.mark.django_db
@@ -24,11 +24,6 @@ pytestmark = pytest.mark.django_db
 CONTRACT = ("sessions", "games", "wins", "deals_played", "deals_declared", "deals_made",
             "muli_tried", "muli_made", "stayed_home", "mura", "zeros", "mm_losses")
 
-
-def client_of(who: Any) -> Client:
-    client = Client()
-    client.force_login(who)
-    return client
 
 
 def patch(client: Client, player: Player, body: Any) -> Any:
@@ -71,7 +66,7 @@ def test_a_viewer_says_this_is_me_on_the_player_page_and_undoes_it(anna, bert):
     group = group_with(bert)
     member(group, anna, "viewer")
     player = rosters.player_add(group=group, name="Anna")
-    client = client_of(anna)
+    client = phone_of(anna)
     page = client.get(reverse("scorepad:player", args=[player.pk])).content.decode()
     assert "This is me" in page and 'name="user"' in page
     response = link_page(client, player, "me")
@@ -91,7 +86,7 @@ def test_a_viewer_may_not_link_somebody_else_nor_take_over_a_linked_player(anna,
     bert_player = rosters.player_add(group=group, name="Bert")
     free = rosters.player_add(group=group, name="Cilli")
     rosters.player_link(player=bert_player, user=bert)
-    client = client_of(anna)
+    client = phone_of(anna)
     assert link_page(client, bert_player, "me").status_code == 403
     assert link_page(client, bert_player, "").status_code == 403
     assert link_page(client, free, str(bert.pk)).status_code == 403
@@ -109,7 +104,7 @@ def test_an_editor_links_any_player_to_any_member_and_only_to_members(anna, bert
     member(group, cilli, "viewer")
     stranger = user("stranger")
     player = rosters.player_add(group=group, name="Cilli")
-    client = client_of(bert)
+    client = phone_of(bert)
     assert link_page(client, player, str(cilli.pk)).status_code == 302
     player.refresh_from_db()
     assert player.user == cilli
@@ -126,7 +121,7 @@ def test_an_editor_links_any_player_to_any_member_and_only_to_members(anna, bert
 def test_the_api_links_me_unlinks_and_shows_the_link_in_the_roster(anna):
     group = group_with(anna)
     player = rosters.player_add(group=group, name="Anna")
-    client = client_of(anna)
+    client = phone_of(anna)
     response = patch(client, player, {"user": "me"})
     assert response.status_code == 200
     assert response.json() == {"id": player.pk, "name": "Anna", "user": "anna",
@@ -142,7 +137,7 @@ def test_a_patch_must_say_what_to_change_and_a_viewer_still_may_not_rename(anna,
     group = group_with(bert)
     member(group, anna, "viewer")
     player = rosters.player_add(group=group, name="Anna")
-    client = client_of(anna)
+    client = phone_of(anna)
     assert patch(client, player, {}).status_code == 400
     assert patch(client, player, {"user": 5}).json()["errors"].keys() == {"user"}
     assert patch(client, player, {"name": "Anni", "user": "me"}).status_code == 403
@@ -154,7 +149,7 @@ def test_a_second_player_for_the_same_account_is_a_clear_error_not_a_500(anna):
     group = group_with(anna)
     first = rosters.player_add(group=group, name="Anna")
     second = rosters.player_add(group=group, name="Anni")
-    client = client_of(anna)
+    client = phone_of(anna)
     assert patch(client, first, {"user": "me"}).status_code == 200
     response = patch(client, second, {"user": "me"})
     assert response.status_code == 400
@@ -180,10 +175,10 @@ def test_the_database_refuses_a_second_player_for_the_same_account(anna):
 def test_strangers_get_404_for_linking_and_deleted_accounts_unlink(anna, bert):
     group = group_with(anna)
     player = rosters.player_add(group=group, name="Bert")
-    stranger = client_of(user("stranger"))
+    stranger = phone_of(user("stranger"))
     assert link_page(stranger, player, "me").status_code == 404
     assert patch(stranger, player, {"user": "me"}).status_code == 404
-    assert link_page(client_of(anna), Player(pk=999999, group=group), "me").status_code == 404
+    assert link_page(phone_of(anna), Player(pk=999999, group=group), "me").status_code == 404
     member(group, bert, "viewer")
     rosters.player_link(player=player, user=bert)
     bert.delete()
@@ -243,7 +238,7 @@ def test_groups_one_is_no_longer_a_member_of_do_not_count(two_groups, anna):
 
 
 def test_the_me_stats_api_answers_the_contract_names_and_the_groups(two_groups, anna):
-    body = client_of(anna).get("/api/v1/me/stats").json()
+    body = phone_of(anna).get("/api/v1/me/stats").json()
     for name in CONTRACT:
         assert isinstance(body[name], int), name
     assert body["sessions"] == 4 and body["money"] == {"EUR": "10.91"}
@@ -254,9 +249,9 @@ def test_the_me_stats_api_answers_the_contract_names_and_the_groups(two_groups, 
 
 
 def test_nobody_linked_gets_zeros_and_no_groups(anna):
-    body = client_of(anna).get("/api/v1/me/stats").json()
+    body = phone_of(anna).get("/api/v1/me/stats").json()
     assert body["groups"] == [] and body["sessions"] == 0 and body["money"] == {}
-    page = client_of(anna).get(reverse("scorepad:my_stats"))
+    page = phone_of(anna).get(reverse("scorepad:my_stats"))
     assert "No player is linked to you yet" in page.content.decode()
     assert Client().get("/api/v1/me/stats").status_code == 401
 
@@ -276,17 +271,17 @@ def test_the_schema_documents_me_stats_with_the_contract_names(client):
 def test_a_player_s_stats_carry_across_groups_only_for_the_linked_account(two_groups, anna,
                                                                           bert):
     mondsee_anna = two_groups["players"][0]
-    mine = client_of(anna).get(f"/api/v1/players/{mondsee_anna.pk}/stats").json()
+    mine = phone_of(anna).get(f"/api/v1/players/{mondsee_anna.pk}/stats").json()
     assert mine["sessions"] == 2
     assert mine["across_groups"]["sessions"] == 4
     assert len(mine["across_groups"]["groups"]) == 2
     attersee_anna = two_groups["players"][1]
-    theirs = client_of(bert).get(f"/api/v1/players/{attersee_anna.pk}/stats").json()
+    theirs = phone_of(bert).get(f"/api/v1/players/{attersee_anna.pk}/stats").json()
     assert "across_groups" not in theirs  # Bert is not in Mondsee: he learns nothing of it
 
 
 def test_the_my_statistics_page_shows_the_groups_and_the_totals(two_groups, anna):
-    client = client_of(anna)
+    client = phone_of(anna)
     page = client.get(reverse("scorepad:my_stats")).content.decode()
     assert "Attersee" in page and "Stammtisch Mondsee" in page
     assert "10.91 EUR" in page and "0.00 EUR" in page
@@ -315,7 +310,7 @@ def test_cross_group_figures_cost_the_same_queries_for_few_and_many_groups(anna,
 
     first = add_group(0)
     add_group(1)
-    client = client_of(anna)
+    client = phone_of(anna)
     urls = ["/api/v1/me/stats", reverse("scorepad:my_stats"),
             f"/api/v1/players/{first.pk}/stats", reverse("scorepad:player", args=[first.pk])]
     client.get(urls[1])  # the account is read once, then cached (scorepad.cache.logins)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.test import Client
 
 from scorepad import services
 from scorepad.models import Deal
@@ -23,13 +22,6 @@ SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
 def mura(anna):
     """Dominik deals first: Anna leads the first trick."""
     return game_start(anna, "mura", dealer="Dominik")
-
-
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
 
 
 def test_a_deal_led_by_the_player_after_the_dealer_is_recorded(mura, anna):

@@ -28,6 +28,7 @@ from .factories import (
     deal_from_seed,
     group_with,
     member,
+    phone_of,
     played,
     record,
     session_at,
@@ -197,17 +198,12 @@ def test_games_are_rated_in_the_order_of_the_sessions_dates(anna):
 # --- the API --------------------------------------------------------------------------------
 
 
-def _client(who: Any) -> Client:
-    client = Client()
-    client.force_login(who)
-    return client
-
 
 def test_the_api_answers_the_contract_s_fields_highest_first(anna):
     group = group_with(anna)
     session = short_session(group, anna)
     win_game(session, anna, "Bert")
-    answer = _client(anna).get(f"/api/v1/groups/{group.pk}/ratings?game=mulatschak")
+    answer = phone_of(anna).get(f"/api/v1/groups/{group.pk}/ratings?game=mulatschak")
     assert answer.status_code == 200
     body = answer.json()
     assert body["game"] == "mulatschak" and body["model"] == "openskill BradleyTerryFull"
@@ -223,14 +219,14 @@ def test_the_api_takes_a_season(anna):
     win_game(old, anna, "Bert")
     services.session_describe(session=old, date="2020-06-30")
     url = f"/api/v1/groups/{group.pk}/ratings?game=mulatschak"
-    assert _client(anna).get(url + "&since=2020-07-01").json()["ratings"] == []
-    assert len(_client(anna).get(url + "&since=2020-06-30").json()["ratings"]) == 4
+    assert phone_of(anna).get(url + "&since=2020-07-01").json()["ratings"] == []
+    assert len(phone_of(anna).get(url + "&since=2020-06-30").json()["ratings"]) == 4
 
 
 @pytest.mark.parametrize("query", ["game=chess", "since=yesterday", "since=2025-13-01"])
 def test_the_api_refuses_a_bad_question_naming_it(anna, query):
     group = group_with(anna)
-    answer = _client(anna).get(f"/api/v1/groups/{group.pk}/ratings?{query}")
+    answer = phone_of(anna).get(f"/api/v1/groups/{group.pk}/ratings?{query}")
     assert answer.status_code == 400
     assert list(answer.json()["errors"]) == [query.split("=")[0]]
 
@@ -240,13 +236,13 @@ def test_only_members_see_a_group_s_ratings(anna):
     bert, zenzi = user("bert"), user("zenzi")
     member(group, bert, "viewer")
     url = f"/api/v1/groups/{group.pk}/ratings"
-    assert _client(bert).get(url).status_code == 200
-    assert _client(zenzi).get(url).status_code == 404
+    assert phone_of(bert).get(url).status_code == 200
+    assert phone_of(zenzi).get(url).status_code == 404
     assert Client().get(url).status_code in (401, 403)
 
 
 def test_the_schema_documents_the_ratings(anna):
-    schema = _client(anna).get("/api/v1/schema/?format=json").json()
+    schema = phone_of(anna).get("/api/v1/schema/?format=json").json()
     operation = schema["paths"]["/api/v1/groups/{group_id}/ratings"]["get"]
     assert {p["name"] for p in operation["parameters"]} >= {"game", "since", "group_id"}
     out = schema["components"]["schemas"]["RatingsOut"]

@@ -9,14 +9,13 @@ import json
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from referee.rules import MAX_SCORE
 from scorepad import services
 from scorepad.models import Player, Session
 from scorepad.transfer import exporting, fileformat, importing
 
-from .factories import group_with, session_at
+from .factories import group_with, phone_of, session_at
 
 pytestmark = pytest.mark.django_db
 
@@ -57,11 +56,6 @@ def blocks(n: int, collapses: int = 40) -> list[dict[str, Any]]:
     return [d for _ in range(n) for d in [*[COLLAPSED] * collapses, ANNA_TAKES_ALL]]
 
 
-def client_of(who: Any) -> Client:
-    client = Client()
-    client.force_login(who)
-    return client
-
 
 def numbers_in(value: Any) -> list[int | float]:
     if isinstance(value, bool):
@@ -77,7 +71,7 @@ def numbers_in(value: Any) -> list[int | float]:
 
 def assert_every_figure_answers(anna: Any, session: Session) -> None:
     """The pages and the API answer, and every number in the API is one JavaScript reads."""
-    client = client_of(anna)
+    client = phone_of(anna)
     player = Player.objects.get(group=session.group, name="Bert")
     for url in (f"/api/v1/players/{player.pk}/stats", "/api/v1/me/stats",
                 f"/api/v1/sessions/{session.pk}/scoreboard",
@@ -128,7 +122,7 @@ def test_a_deal_posted_past_the_limit_is_a_422_and_changes_nothing(anna):
     group = group_with(anna)
     session = importing.session_import(group=group, data=a_file(
         anna, [*blocks(8), *[COLLAPSED] * 40], GROWING))
-    client = client_of(anna)
+    client = phone_of(anna)
     before = client.get(f"/api/v1/sessions/{session.pk}/scoreboard").json()
     response = client.post(f"/api/v1/sessions/{session.pk}/deals/", ANNA_TAKES_ALL,
                            content_type="application/json")
@@ -147,7 +141,7 @@ def test_a_correction_past_the_limit_is_a_422_and_changes_nothing(anna):
     passed = {"kind": "passed", "knocked": False}
     session = importing.session_import(group=group, data=a_file(
         anna, [*blocks(8), *[COLLAPSED] * 40, passed], GROWING))
-    client = client_of(anna)
+    client = phone_of(anna)
     number = 8 * 41 + 41
     response = client.put(f"/api/v1/sessions/{session.pk}/deals/{number}/", ANNA_TAKES_ALL,
                           content_type="application/json")
@@ -192,7 +186,7 @@ def test_figures_survive_scores_stored_before_there_was_a_limit(anna):
     row.result = {**row.result, "deltas": {**row.result["deltas"], bert: huge},
                   "scores_after": {**row.result["scores_after"], bert: 21 + huge}}
     row.save(update_fields=["result"])
-    client = client_of(anna)
+    client = phone_of(anna)
     stats = client.get(f"/api/v1/players/{player.pk}/stats")
     assert stats.status_code == 200
     for url in (f"/groups/{group.pk}/stats/", f"/players/{player.pk}/",
@@ -204,6 +198,6 @@ def test_a_thousand_collapses_are_written_as_a_power_not_a_thousand_factors(anna
     group = group_with(anna)
     session = importing.session_import(group=group,
                                            data=a_file(anna, [*[COLLAPSED] * 1100, FELL]))
-    sheet = client_of(anna).get(f"/sessions/{session.pk}/sheet").content.decode()
+    sheet = phone_of(anna).get(f"/sessions/{session.pk}/sheet").content.decode()
     assert "collapse¹¹⁰⁰ = ×1099511627776" in sheet
     assert sheet.count("collapse × collapse") == 0

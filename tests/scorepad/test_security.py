@@ -91,3 +91,12 @@ def test_production_cookies_are_secure_and_host_only():
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=60)
     assert result.stdout.split() == ["True", "True", "__Host-sessionid", "31536000", "True"]
+
+
+@pytest.mark.parametrize(("path", "shape"), [("/api/v1/groups/", "application/json"),
+                                             ("/groups/", "text/html")])
+def test_a_host_header_not_allowed_answers_400_not_500(path, shape):
+    answer = Client(raise_request_exception=False).get(path, HTTP_HOST="evil.example")
+    assert answer.status_code == 400 and answer["Content-Type"].startswith(shape)
+    if shape == "application/json":
+        assert answer.json() == {"detail": "Bad request."}

@@ -17,7 +17,7 @@ from scorepad import services
 from scorepad.models import Group, Session
 from scorepad.transfer import backups, exporting, fileformat, importing
 
-from .factories import EVEN, group_with, member, played, record, session_at, user
+from .factories import EVEN, group_with, member, phone_of, played, record, session_at, user
 
 pytestmark = pytest.mark.django_db
 
@@ -99,11 +99,6 @@ def test_a_session_with_a_bad_date_does_not_start(anna):
 # --- the API -------------------------------------------------------------------------------
 
 
-def _api(who: Any) -> Client:
-    client = Client()
-    client.force_login(who)
-    return client
-
 
 def _patch(client: Client, session: Session, body: Any, language: str = "en") -> Any:
     return client.patch(f"/api/v1/sessions/{session.pk}/", json.dumps(body),
@@ -111,7 +106,7 @@ def _patch(client: Client, session: Session, body: Any, language: str = "en") ->
 
 
 def test_the_api_shows_and_changes_name_date_and_note(anna, table):
-    client = _api(anna)
+    client = phone_of(anna)
     answer = _patch(client, table, {"name": NAME, "date": "2025-11-23", "note": NOTE})
     assert answer.status_code == 200, answer.content
     got = client.get(f"/api/v1/sessions/{table.pk}/").json()
@@ -121,13 +116,13 @@ def test_the_api_shows_and_changes_name_date_and_note(anna, table):
 
 
 def test_the_api_closes_and_names_in_one_patch(anna, table):
-    answer = _patch(_api(anna), table, {"status": "closed", "name": "Schluss"})
+    answer = _patch(phone_of(anna), table, {"status": "closed", "name": "Schluss"})
     assert answer.status_code == 200
     assert (answer.json()["status"], answer.json()["name"]) == ("closed", "Schluss")
 
 
 def test_an_empty_patch_is_refused(anna, table):
-    assert _patch(_api(anna), table, {}).status_code == 400
+    assert _patch(phone_of(anna), table, {}).status_code == 400
 
 
 @pytest.mark.parametrize(("language", "words"), [
@@ -137,10 +132,10 @@ def test_an_empty_patch_is_refused(anna, table):
 ])
 def test_an_impossible_date_is_refused_naming_the_field_in_the_language(
         anna, table, language, words):
-    answer = _patch(_api(anna), table, {"date": "2025-02-30"}, language)
+    answer = _patch(phone_of(anna), table, {"date": "2025-02-30"}, language)
     assert answer.status_code == 400
     assert list(answer.json()["errors"]) == ["date"]
-    answer = _patch(_api(anna), table, {"date": "02/03/2025"}, language)
+    answer = _patch(phone_of(anna), table, {"date": "02/03/2025"}, language)
     assert list(answer.json()["errors"]) == ["date"]
 
 
@@ -150,7 +145,7 @@ def test_an_impossible_date_is_refused_naming_the_field_in_the_language(
     ("hu", "legfeljebb 80 karakter"),
 ])
 def test_a_long_name_is_refused_naming_the_field_in_the_language(anna, table, language, words):
-    answer = _patch(_api(anna), table, {"name": "x" * 81}, language)
+    answer = _patch(phone_of(anna), table, {"name": "x" * 81}, language)
     assert answer.status_code == 400
     assert words in json.dumps(answer.json()["errors"]["name"], ensure_ascii=False)
 
@@ -161,7 +156,7 @@ def test_a_long_name_is_refused_naming_the_field_in_the_language(anna, table, la
     ("hu", "U+200B"),
 ])
 def test_an_invisible_character_in_the_note_is_refused_naming_it(anna, table, language, words):
-    answer = _patch(_api(anna), table, {"note": "a\u200bb"}, language)
+    answer = _patch(phone_of(anna), table, {"note": "a\u200bb"}, language)
     assert answer.status_code == 400
     assert words in answer.json()["errors"]["note"][0]
 
@@ -169,11 +164,11 @@ def test_an_invisible_character_in_the_note_is_refused_naming_it(anna, table, la
 def test_a_viewer_may_not_rename_a_session(anna, table):
     bert = user("bert")
     member(table.group, bert, "viewer")
-    assert _patch(_api(bert), table, {"name": "Meins"}).status_code == 403
+    assert _patch(phone_of(bert), table, {"name": "Meins"}).status_code == 403
 
 
 def test_sessions_start_with_their_name_through_the_api(anna, table):
-    answer = _api(anna).post("/api/v1/sessions/", json.dumps({
+    answer = phone_of(anna).post("/api/v1/sessions/", json.dumps({
         "group": table.group_id, "seats": ["Anna", "Bert", "Cilli"], "name": NAME,
         "date": "2025-01-06", "note": NOTE}), content_type="application/json")
     assert answer.status_code == 201, answer.content
@@ -195,10 +190,10 @@ def test_a_viewer_sees_the_evening_but_no_form(anna, table):
     bert = user("bert")
     member(table.group, bert, "viewer")
     describe(table, name=NAME)
-    page = _api(bert).get(reverse("scorepad:session", args=[table.pk])).content.decode()
+    page = phone_of(bert).get(reverse("scorepad:session", args=[table.pk])).content.decode()
     assert NAME in page
     assert reverse("scorepad:session_about", args=[table.pk]) not in page
-    answer = _api(bert).post(reverse("scorepad:session_about", args=[table.pk]),
+    answer = phone_of(bert).post(reverse("scorepad:session_about", args=[table.pk]),
                              {"name": "x", "date": "2025-01-01", "note": ""})
     assert answer.status_code == 403
 

@@ -13,44 +13,17 @@ from django.test.utils import CaptureQueriesContext
 
 from scorepad.models import Group, Membership
 
-from .factories import SEATS, group_with, member, played, record, session_at, user
+from .factories import SEATS, Api, api_for, group_with, member, played, record, session_at, user
 
 pytestmark = pytest.mark.django_db
 
 EVEN = {"Anna": 2, "Bert": 1, "Cilli": 1, "Dominik": 1}
 
 
-class Api:
-    def __init__(self, token: str | None = None) -> None:
-        self.client = Client()
-        self.headers = {"HTTP_AUTHORIZATION": f"Token {token}"} if token else {}
-
-    def call(self, method: str, path: str, body: Any = None, **extra: Any) -> Any:
-        kwargs = {**self.headers, **extra}
-        if body is not None:
-            kwargs["data"] = json.dumps(body)
-            kwargs["content_type"] = "application/json"
-        return getattr(self.client, method)(path, **kwargs)
-
-
-def api_for(username: str) -> Api:
-    anonymous = Api()
-    anonymous.call("post", "/api/v1/auth/register",
-                   {"username": username, "password": "kartenspiel-2026"})
-    answer = anonymous.call("post", "/api/v1/auth/token",
-                            {"username": username, "password": "kartenspiel-2026"})
-    return Api(answer.json()["token"])
-
-
 @pytest.fixture
-def anna() -> Api:
-    return api_for("anna")
-
-
-@pytest.fixture
-def table(anna: Api) -> dict[str, Any]:
-    group = anna.call("post", "/api/v1/groups/", {"name": "Stammtisch"}).json()
-    session = anna.call("post", "/api/v1/sessions/", {
+def table(anna_api: Api) -> dict[str, Any]:
+    group = anna_api.call("post", "/api/v1/groups/", {"name": "Stammtisch"}).json()
+    session = anna_api.call("post", "/api/v1/sessions/", {
         "group": group["id"], "game": "mulatschak", "rules": "salzburg",
         "seats": SEATS, "dealer": "Dominik"}).json()
     return {"group": group, "session": session, "base": f"/api/v1/sessions/{session['id']}"}
@@ -87,8 +60,8 @@ def test_a_session_starts_with_the_scoreboard(table):
     assert table["session"]["rules"]["start_score"] == 21
 
 
-def test_a_session_with_bad_rules_names_the_parameter(anna, table):
-    answer = anna.call("post", "/api/v1/sessions/", {
+def test_a_session_with_bad_rules_names_the_parameter(anna_api, table):
+    answer = anna_api.call("post", "/api/v1/sessions/", {
         "group": table["group"]["id"], "rules": {"preset": "salzburg",
                                                  "overrides": {"knock_doubles": 2}},
         "seats": SEATS})
@@ -96,8 +69,8 @@ def test_a_session_with_bad_rules_names_the_parameter(anna, table):
     assert "rules.overrides.knock_doubles" in answer.json()["errors"]
 
 
-def test_recording_a_deal_answers_201_with_the_new_scores(anna, table):
-    answer = anna.call("post", f"{table['base']}/deals/", played("Anna", EVEN))
+def test_recording_a_deal_answers_201_with_the_new_scores(anna_api, table):
+    answer = anna_api.call("post", f"{table['base']}/deals/", played("Anna", EVEN))
     assert answer.status_code == 201, answer.json()
     body = answer.json()
     assert body["deal"]["number"] == 1
@@ -107,8 +80,8 @@ def test_recording_a_deal_answers_201_with_the_new_scores(anna, table):
     assert body["scoreboard"]["next_dealer"] == "Anna"
 
 
-def test_an_illegal_deal_answers_422_with_names(anna, table):
-    answer = anna.call("post", f"{table['base']}/deals/",
+def test_an_illegal_deal_answers_422_with_names(anna_api, table):
+    answer = anna_api.call("post", f"{table['base']}/deals/",
                        played("Anna", EVEN, trump="hearts", stayed_home=["Bert"]),
                        HTTP_ACCEPT_LANGUAGE="de")
     assert answer.status_code == 422
@@ -117,33 +90,44 @@ def test_an_illegal_deal_answers_422_with_names(anna, table):
     assert "Bert" in violation["message"] and "Herz" in violation["message"]
 
 
-def test_malformed_deals_answer_400(anna, table):
-    answer = anna.call("post", f"{table['base']}/deals/", {"kind": "played", "bid": "two"})
+def test_malformed_deals_answer_400(anna_api, table):
+    answer = anna_api.call("post", f"{table['base']}/deals/", {"kind": "played", "bid": "two"})
     assert answer.status_code == 400
     assert "bid" in answer.json()["errors"]
 
 
-def test_a_deal_number_already_taken_answers_409_with_the_scoreboard(anna, table):
-    assert anna.call("post", f"{table['base']}/deals/",
+@pytest.mark.parametrize(("number", "german"), [
+    ("1", "muss eine ganze Zahl sein"), (0, "muss mindestens 1 sein"),
+    (1_000_001, "darf höchstens 1000000 sein")])
+def test_a_bad_deal_number_answers_400_naming_it_in_the_requests_language(anna_api, table, number,
+                                                                          german):
+    answer = anna_api.call("post", f"{table['base']}/deals/", {"kind": "passed", "number": number},
+                       HTTP_ACCEPT_LANGUAGE="de")
+    assert answer.status_code == 400
+    assert answer.json()["errors"] == {"number": [german]}
+
+
+def test_a_deal_number_already_taken_answers_409_with_the_scoreboard(anna_api, table):
+    assert anna_api.call("post", f"{table['base']}/deals/",
                      {**played("Anna", EVEN), "number": 1}).status_code == 201
-    answer = anna.call("post", f"{table['base']}/deals/", {**played("Bert", EVEN), "number": 1})
+    answer = anna_api.call("post", f"{table['base']}/deals/", {**played("Bert", EVEN), "number": 1})
     assert answer.status_code == 409
     assert answer.json()["scoreboard"]["deals"] == 1
 
 
-def test_correcting_and_deleting_keep_the_history(anna, table):
+def test_correcting_and_deleting_keep_the_history(anna_api, table):
     base = table["base"]
-    anna.call("post", f"{base}/deals/", played("Anna", EVEN))
-    anna.call("post", f"{base}/deals/", played("Bert", EVEN))
-    deal = anna.call("get", f"{base}/deals/1/").json()
-    fixed = anna.call("put", f"{base}/deals/1/",
+    anna_api.call("post", f"{base}/deals/", played("Anna", EVEN))
+    anna_api.call("post", f"{base}/deals/", played("Bert", EVEN))
+    deal = anna_api.call("get", f"{base}/deals/1/").json()
+    fixed = anna_api.call("put", f"{base}/deals/1/",
                       {**played("Cilli", {"Anna": 1, "Bert": 1, "Cilli": 2, "Dominik": 1}),
                        "version": deal["version"]})
     assert fixed.status_code == 200, fixed.json()
-    stale = anna.call("put", f"{base}/deals/1/", {**played("Anna", EVEN), "version": 1})
+    stale = anna_api.call("put", f"{base}/deals/1/", {**played("Anna", EVEN), "version": 1})
     assert stale.status_code == 409
-    assert anna.call("delete", f"{base}/deals/2/").status_code == 200
-    history = anna.call("get", f"{base}/history").json()
+    assert anna_api.call("delete", f"{base}/deals/2/").status_code == 200
+    history = anna_api.call("get", f"{base}/history").json()
     assert [(e["action"], e["deal_number"]) for e in history] == [
         ("create", 1), ("create", 2), ("update", 1), ("delete", 2)]
     assert history[2]["before"]["declarer"] == "Anna"
@@ -151,21 +135,21 @@ def test_correcting_and_deleting_keep_the_history(anna, table):
     assert history[2]["user"] == "anna"
 
 
-def test_the_scoreboard_answers_304_when_nothing_changed(anna, table):
-    first = anna.call("get", f"{table['base']}/scoreboard")
+def test_the_scoreboard_answers_304_when_nothing_changed(anna_api, table):
+    first = anna_api.call("get", f"{table['base']}/scoreboard")
     etag = first["ETag"]
-    again = anna.call("get", f"{table['base']}/scoreboard", HTTP_IF_NONE_MATCH=etag)
+    again = anna_api.call("get", f"{table['base']}/scoreboard", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304
-    anna.call("post", f"{table['base']}/deals/", played("Anna", EVEN))
-    changed = anna.call("get", f"{table['base']}/scoreboard", HTTP_IF_NONE_MATCH=etag)
+    anna_api.call("post", f"{table['base']}/deals/", played("Anna", EVEN))
+    changed = anna_api.call("get", f"{table['base']}/scoreboard", HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
-def test_closing_a_session_stops_recording(anna, table):
-    closed = anna.call("patch", f"{table['base']}/", {"status": "closed"})
+def test_closing_a_session_stops_recording(anna_api, table):
+    closed = anna_api.call("patch", f"{table['base']}/", {"status": "closed"})
     assert closed.json()["status"] == "closed"
-    assert anna.call("post", f"{table['base']}/deals/", played("Anna", EVEN)).status_code == 409
-    listed = anna.call("get", "/api/v1/sessions/?status=closed").json()
+    assert anna_api.call("post", f"{table['base']}/deals/", played("Anna", EVEN)).status_code == 409
+    listed = anna_api.call("get", "/api/v1/sessions/?status=closed").json()
     assert [s["id"] for s in listed] == [table["session"]["id"]]
 
 
@@ -177,9 +161,9 @@ def test_other_peoples_groups_and_sessions_are_404(table):
     assert bert.call("get", "/api/v1/groups/").json() == []
 
 
-def test_viewers_read_but_may_not_write(anna, table):
+def test_viewers_read_but_may_not_write(anna_api, table):
     bert = api_for("bert")
-    invited = anna.call("post", f"/api/v1/groups/{table['group']['id']}/members/",
+    invited = anna_api.call("post", f"/api/v1/groups/{table['group']['id']}/members/",
                         {"username": "bert", "role": "viewer"})
     assert invited.status_code == 202
     assert bert.call("get", f"{table['base']}/scoreboard").status_code == 404  # not yet
@@ -189,15 +173,16 @@ def test_viewers_read_but_may_not_write(anna, table):
     assert bert.call("post", f"{table['base']}/deals/", played("Anna", EVEN)).status_code == 403
 
 
-def test_the_roster_keeps_names_unique_and_renames_keep_history(anna, table):
+def test_the_roster_keeps_names_unique_and_renames_keep_history(anna_api, table):
     gid = table["group"]["id"]
-    assert anna.call("post", f"/api/v1/groups/{gid}/players/", {"name": "anna"}).status_code == 400
-    anna.call("post", f"{table['base']}/deals/", played("Anna", EVEN))
-    players = anna.call("get", f"/api/v1/groups/{gid}/players/").json()
+    taken = anna_api.call("post", f"/api/v1/groups/{gid}/players/", {"name": "anna"})
+    assert taken.status_code == 400
+    anna_api.call("post", f"{table['base']}/deals/", played("Anna", EVEN))
+    players = anna_api.call("get", f"/api/v1/groups/{gid}/players/").json()
     anna_id = next(p["id"] for p in players if p["name"] == "Anna")
-    renamed = anna.call("patch", f"/api/v1/groups/{gid}/players/{anna_id}/", {"name": "Anni"})
+    renamed = anna_api.call("patch", f"/api/v1/groups/{gid}/players/{anna_id}/", {"name": "Anni"})
     assert renamed.status_code == 200
-    deal = anna.call("get", f"{table['base']}/deals/1/").json()
+    deal = anna_api.call("get", f"{table['base']}/deals/1/").json()
     assert deal["deal"]["declarer"] == "Anni"
 
 
@@ -233,9 +218,9 @@ def test_the_scoreboard_and_deal_entry_cost_the_same_however_long_the_session(pa
     assert short == long
 
 
-def test_the_members_endpoint_keeps_an_owner(anna, table):
+def test_the_members_endpoint_keeps_an_owner(anna_api, table):
     gid = table["group"]["id"]
-    answer = anna.call("post", f"/api/v1/groups/{gid}/members/",
+    answer = anna_api.call("post", f"/api/v1/groups/{gid}/members/",
                        {"username": "anna", "role": "viewer"})
     assert answer.status_code == 400
 
@@ -250,23 +235,23 @@ def test_a_member_added_by_username_sees_the_group():
     assert [g["id"] for g in client.get("/api/v1/groups/").json()] == [group.pk]
 
 
-def test_unknown_api_paths_answer_json_404(anna):
-    response = anna.call("get", "/api/v1/sessions/not-a-number/")
+def test_unknown_api_paths_answer_json_404(anna_api):
+    response = anna_api.call("get", "/api/v1/sessions/not-a-number/")
     assert response.status_code == 404
     assert response.json() == {"detail": "Not found."}
 
 
-def test_an_unknown_status_filter_answers_400(anna):
-    response = anna.call("get", "/api/v1/sessions/?status=someday")
+def test_an_unknown_status_filter_answers_400(anna_api):
+    response = anna_api.call("get", "/api/v1/sessions/?status=someday")
     assert response.status_code == 400 and "status" in response.json()["errors"]
 
 
-def test_a_member_is_removed_by_the_username_in_the_query(anna, table):
+def test_a_member_is_removed_by_the_username_in_the_query(anna_api, table):
     """The schema names the member to remove in the query: a DELETE's body is not
     something every client sends (a JSON body is still taken)."""
     gid = table["group"]["id"]
     member(Group.objects.get(pk=gid), user("resi"), "viewer")
-    answer = anna.call("delete", f"/api/v1/groups/{gid}/members/?username=resi")
+    answer = anna_api.call("delete", f"/api/v1/groups/{gid}/members/?username=resi")
     assert answer.status_code == 204
     assert not Membership.objects.filter(group_id=gid, user__username="resi").exists()
 

@@ -31,13 +31,6 @@ def murln(anna):
                                   dealer="Eva")
 
 
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
-
-
 def form_of(client: Client, url: str) -> tuple[str, str]:
     """A session page as its form is used: without the parts kept in a <template> (the
     seat that sits out, kept for the phone to bring back offline), and those parts."""

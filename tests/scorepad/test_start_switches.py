@@ -5,7 +5,6 @@ forms."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from referee.rules import INT_BOUNDS, mulatschak_rules
 from referee.violations import RuleError
@@ -15,13 +14,6 @@ pytestmark = pytest.mark.django_db
 
 NEW = ("sit_out_at", "knock_survives_collapse", "exchange_on_sight", "exchange_ace_five",
        "exchange_bridge", "exchange_seven_six", "delayed_trump", "declarer_on_sight_chain")
-
-
-@pytest.fixture
-def phone(anna) -> Client:
-    client = Client()
-    client.force_login(anna)
-    return client
 
 
 def test_the_start_form_offers_every_new_switch(phone):

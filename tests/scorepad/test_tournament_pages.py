@@ -19,20 +19,8 @@ GAME = [g for g in games.for_tournaments() if games.get(g).TOURNAMENT.ends_with_
 
 
 @pytest.fixture
-def anna():
-    return user("anna")
-
-
-@pytest.fixture
 def group(anna):
     return group_with(anna)
-
-
-@pytest.fixture
-def phone(anna):
-    client = Client()
-    client.force_login(anna)
-    return client
 
 
 def _made(phone, group):

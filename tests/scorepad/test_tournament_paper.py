@@ -29,18 +29,6 @@ DEALS_ONLY = [g for g in games.for_tournaments()
 
 
 @pytest.fixture
-def anna():
-    return user("anna")
-
-
-@pytest.fixture
-def phone(anna):
-    client = Client()
-    client.force_login(anna)
-    return client
-
-
-@pytest.fixture
 def evening(anna):
     """Eight players, two rounds closed (every table finished by its second seat), the
     tournament finished: named with an umlaut to see it slugged."""

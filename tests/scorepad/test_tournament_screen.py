@@ -10,15 +10,10 @@ from django.test import Client
 from scorepad import services
 from scorepad.tournaments import services as tour
 
-from .factories import group_with, user
+from .factories import group_with
 from .tournament_play import drawn, finish_game, record, seats, sweep, tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def anna():
-    return user("anna")
 
 
 def _second_round_open(anna, draw):

@@ -15,15 +15,10 @@ from scorepad.errors import Conflict, InputError, RulesBroken
 from scorepad.models import Session, Tournament
 from scorepad.tournaments import services as tour
 
-from .factories import group_with, user
+from .factories import group_with
 from .tournament_play import drawn, finish_game, mura_deal, record, seats, sweep, tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def anna():
-    return user("anna")
 
 
 @pytest.fixture

@@ -36,11 +36,6 @@ class Api:
 
 
 @pytest.fixture
-def anna():
-    return user("anna")
-
-
-@pytest.fixture
 def group(anna):
     return group_with(anna)
 

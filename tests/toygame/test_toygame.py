@@ -28,7 +28,7 @@ from drf_spectacular.validation import validate_schema
 from scorepad import games
 from scorepad.models import Deal, Session
 from tests.gamesetting import games_setting, with_games
-from tests.scorepad.factories import user
+from tests.scorepad.factories import phone_of, user
 from tests.scorepad.test_schema_truth import Checked, account, strict
 
 pytestmark = pytest.mark.django_db
@@ -54,11 +54,6 @@ def schema_now() -> dict[str, Any]:
     validate_schema(schema)  # what manage.py spectacular --validate checks
     return schema
 
-
-def phone(who: Any) -> Client:
-    client = Client()
-    client.force_login(who)
-    return client
 
 
 def text(response: Any) -> str:
@@ -112,9 +107,7 @@ def test_the_toy_provides_every_part_of_the_game_protocol(toy):
     from tests.scorepad import test_layers
 
     assert toy in games.registered()
-    test_layers.test_every_game_in_the_registry_provides_the_whole_game_protocol()
-    for part in games.PARTS:
-        assert not [name for name in test_layers.members(part) if not hasattr(toy, name)]
+    assert test_layers.protocol_gaps(toy) == []
 
 
 def test_nothing_outside_the_toy_names_it():
@@ -142,7 +135,7 @@ def start_by_the_form(client: Client, **more: str) -> Session:
 
 def test_the_pages_of_a_toy_session(toy):
     owner = user("owner")
-    client = phone(owner)
+    client = phone_of(owner)
     session = start_by_the_form(client)
     base = f"/sessions/{session.pk}"
 
@@ -260,7 +253,7 @@ def test_the_toy_speaks_german_and_hungarian_from_its_own_catalogue():
         assert translation.gettext(lost) == lost
     with with_games(TOY):
         owner = user("erzsi")
-        client = phone(owner)
+        client = phone_of(owner)
         g = client.post("/api/v1/groups/", json.dumps({"name": "Asztal"}),
                         content_type="application/json").json()["id"]
         sid = client.post("/api/v1/sessions/", json.dumps(
@@ -288,7 +281,7 @@ def test_the_toy_alone_starts_by_the_form_and_the_api():
     with games_setting([TOY]):
         assert games.default() == NAME
         owner = user("solo")
-        client = phone(owner)
+        client = phone_of(owner)
         page = text(client.get("/sessions/new/"))
         assert 'value="high_card"' in page and 'name="preset"' not in page
         session = start_by_the_form(client, game="")  # no game picked: the first
