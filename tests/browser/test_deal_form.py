@@ -15,7 +15,7 @@ from scorepad.models import Deal
 from ..strength import repeated
 from .phone import quiet, session_page, tap
 from .test_entry import slow
-from .test_offline import installed, made_deal, outbox, until
+from .test_offline import installed, outbox, saved_offline, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -135,11 +135,7 @@ def test_deals_kept_on_the_phone_stand_under_the_form_not_between_its_title_and_
         browser, live_server, table, width):
     page = opened(browser, live_server.url, table, width=width)
     installed(page)
-    page.context.set_offline(True)
-    for number in (1, 2):
-        made_deal(page)
-        page.locator("#save-button").tap()
-        until(page, lambda number=number: len(outbox(page)) == number)
+    saved_offline(page, 2)
     entry, chips = box(page, "#entry"), box(page, "label[for=decl-0]")
     kept, save = box(page, "#outbox"), box(page, "#save-button")
     assert kept["y"] >= save["y"] + save["height"]  # under the form
