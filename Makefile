@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint check clean bench bench-soak bench-faults
+.PHONY: install run test lint check clean bench bench-soak bench-faults bench-lighthouse
 
 # Install into .venv once, again whenever pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -47,6 +47,12 @@ bench: install
 	-$(PY) bench/throughput.py --duration 3
 	-$(PY) bench/page_weight.py
 	-$(PY) bench/soak.py --duration 10
+
+# Lighthouse (mobile) over the seven pages a newcomer meets, three rounds taking turns,
+# medians (bench/README.md, its Lighthouse section): npx lighthouse@12.2.3 and /usr/bin/chromium;
+# about ten minutes.
+bench-lighthouse: install
+	$(PY) bench/lighthouse.py --rounds 3
 
 # The full soak: 50 tables, 200 watchers, one minute.
 bench-soak: install

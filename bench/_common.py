@@ -195,6 +195,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_for_port(port: int, proc: subprocess.Popen[Any], what: str) -> None:
+    """Until something listens on ``port`` (``proc`` started it), at most 30 s."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{what} did not start") from None
+            time.sleep(0.2)
+
+
 def collectstatic() -> None:
     """Hashed, compressed static files into staticfiles/, as in production."""
     env = {**os.environ, **SERVER_ENV, "DATABASE_URL": database_url()}
@@ -203,11 +216,12 @@ def collectstatic() -> None:
 
 
 @contextmanager
-def gunicorn(workers: int = 2, threads: int = 4, cache_url: str | None = None
-             ) -> Iterator[str]:
-    """gunicorn with gunicorn.conf.py on a free loopback port; yields the base URL.
-    ``cache_url``: SCHREIBER_CACHE_URL for the server ("" or None: memory per worker)."""
-    port = free_port()
+def gunicorn(workers: int = 2, threads: int = 4, cache_url: str | None = None,
+             port: int | None = None) -> Iterator[str]:
+    """gunicorn with gunicorn.conf.py on a loopback port (``port``, or a free one); yields
+    the base URL. ``cache_url``: SCHREIBER_CACHE_URL for the server ("" or None: memory per
+    worker)."""
+    port = port or free_port()
     env = {**os.environ, **SERVER_ENV, "DATABASE_URL": database_url(),
            "SCHREIBER_CACHE_URL": cache_url or "",
            "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(workers),
@@ -222,15 +236,7 @@ def gunicorn(workers: int = 2, threads: int = 4, cache_url: str | None = None
          "scorepad.wsgi"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"gunicorn did not start; see {log.name}") from None
-                time.sleep(0.2)
+        wait_for_port(port, proc, f"gunicorn (see {log.name})")
         yield base
     finally:
         proc.terminate()

@@ -32,7 +32,8 @@ from django_htmx.jinja import htmx_script
 from .accounts import phone_owner
 
 #: Our own static files the app needs offline (htmx is added from its script tag).
-SHELL = ("schreiber.css", "schreiber.js", "outbox.js", "entry.js", "cardpicker.js", "referee.js",
+SHELL = ("schreiber.css", "schreiber.js", "outbox.js", "entry.js", "saving.js", "kept.js",
+         "cardpicker.js", "referee.js",
          "favicon.svg", "icons/icon-192.png", "icons/icon-512.png",
          "scorer.js", "provisional.js", "offline.js")
 #: Each game's scripts of the phone's scorer (its app's static files, games/<game>/...).

@@ -66,7 +66,9 @@ def _render(text: str) -> RulesDoc:
             token.attrs.pop("style", None)  # column alignment: the CSP allows no inline style
     rendered: Any = md.renderer.render(tokens, md.options, {})
     html = str(rendered)
-    html = html.replace("<table>", '<div class="scroller"><table>').replace(
+    # a table wider than the phone scrolls sideways in its box, which the keyboard reaches
+    # too (tabindex: axe-core's scrollable-region-focusable)
+    html = html.replace("<table>", '<div class="scroller" tabindex="0"><table>').replace(
         "</table>", "</table></div>")
     return RulesDoc(html, tuple(anchors), title)
 

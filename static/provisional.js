@@ -13,10 +13,13 @@
 // to the first one that is held (refused, being corrected), incomplete or illegal here.
 //
 // Online too, before the server's answer (issue 23): a deal saved with the network is
-// counted the moment it goes (`going`, entry.js) and the board shows it marked
+// counted the moment it goes (`going`, saving.js) and the board shows it marked
 // provisional until the answer's board replaces it; refused or not sent (`landed`), it is
-// dropped and the server's board is back. So that it is counted at once, the scripts load
-// when the page is idle (`idle`), from the browser's cache on a return visit.
+// dropped and the server's board is back. So that it is counted at once, this script and
+// the scorer's load when this phone starts to enter a deal (its first tap or key on the
+// entry panel) or holds deals of the session not sent yet (kept.js, `counter`), from the
+// browser's cache on a return visit; a page only looked at never loads them (issue 33:
+// the session page's weight and its blocking time on a first visit).
 (function () {
   "use strict";
   const pristine = new WeakMap();   // each board as the server sent it
@@ -232,13 +235,6 @@
     return words;
   }
 
-  // The scorer's scripts once the page is idle, on a page where a save can be counted.
-  function idle() {
-    if (!section() || !texts().scripts) return;
-    const start = function () { load().catch(function () { /* loaded again when needed */ }); };
-    if (window.requestIdleCallback) window.requestIdleCallback(start, { timeout: 2000 });
-    else setTimeout(start, 200);
-  }
 
   // What this phone showed a waiting deal to score (the game's change(): points per
   // player), kept with the deal: if another phone takes its number, the page says what
@@ -277,9 +273,10 @@
   let timer = null;
   function soon() { clearTimeout(timer); timer = setTimeout(render, 0); }
 
-  document.addEventListener("DOMContentLoaded", soon);
-  if (document.readyState === "complete") idle();
-  else window.addEventListener("load", idle);
+  // loaded because it is needed (kept.js): the scorer's scripts at once
+  if (section() && texts().scripts) load().catch(function () { /* loaded again when needed */ });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", soon);
+  else soon();
   document.addEventListener("schreiber:outbox", soon);           // this page changed the outbox
   // A board the server sent (a poll, a save) is counted the moment it is in the page,
   // before it is ever drawn without the deals (htmx announces an outerHTML swap on the
@@ -293,10 +290,8 @@
     soon();
     document.dispatchEvent(new CustomEvent("schreiber:board"));   // entry.js: a conflict's figures
   }).observe(document.documentElement, { childList: true, subtree: true });
-  document.addEventListener("DOMContentLoaded", function () {
-    const box = outbox();
-    if (box && box.channel) box.channel.addEventListener("message", soon);   // another tab, the worker
-  });
+  const box = outbox();
+  if (box && box.channel) box.channel.addEventListener("message", soon);   // another tab, the worker
   window.SchreiberProvisional = { render: render, refusal: refusal, going: going, landed: landed,
                                   wouldScore: wouldScore };
 })();

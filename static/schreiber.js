@@ -87,6 +87,19 @@
     const elt = evt.detail && evt.detail.elt;
     return elt && elt.id === "scoreboard";
   }
+  // The board as the answer has it: the same version of the session, polled with the same
+  // grant, as the board on the screen. The browser answers most polls from its cache (a
+  // 304 from the server) with the body it had, which htmx would swap in again every 2 s:
+  // the board, the last deals and everything that follows a new board (issue 33: htmx's
+  // 227 ms long task on a phone).
+  const heads = new DOMParser();
+  function same(board, html) {
+    const head = /<section\b[^>]*\bid="scoreboard"[^>]*>/.exec(html);
+    if (!head || !board.dataset.version) return false;
+    const fresh = heads.parseFromString(head[0] + "</section>", "text/html").getElementById("scoreboard");
+    return !!fresh && fresh.dataset.version === board.dataset.version &&
+      fresh.getAttribute("hx-get") === board.getAttribute("hx-get");
+  }
   document.addEventListener("htmx:sendError", function (evt) {
     if (polled(evt)) setOffline(true);
   });
@@ -94,10 +107,12 @@
   ["htmx:beforeSwap", "htmx:afterRequest"].forEach(function (name) { document.addEventListener(name, function (evt) {
     if (!polled(evt)) return;
     const xhr = evt.detail.xhr;
-    // a board that changed goes into the page's offline copy too (outbox.js): the copy is
-    // never older than the screen
-    if (name === "htmx:beforeSwap" && xhr && xhr.status === 200 && window.SchreiberOutbox &&
+    if (name === "htmx:beforeSwap" && xhr && xhr.status === 200 && same(evt.detail.elt, xhr.responseText)) {
+      evt.detail.shouldSwap = false;   // nothing new: not swapped, not copied
+    } else if (name === "htmx:beforeSwap" && xhr && xhr.status === 200 && window.SchreiberOutbox &&
         document.body.hasAttribute("data-account")) {
+      // a board that changed goes into the page's offline copy too (outbox.js): the copy
+      // is never older than the screen
       window.SchreiberOutbox.keepPage(window.location.href, xhr.responseText, ["scoreboard", "recent"]);
     }
     if (xhr && xhr.status > 0) {

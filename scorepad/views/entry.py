@@ -63,7 +63,8 @@ def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
     game = games.of(loaded.session)
     data = game.form_deal(request.POST, loaded.names)
     if data is None:  # not yet what the referee needs: the form says what is missing
-        return htmx_answers.refused(render_session(request, loaded, game, request.POST),
+        return htmx_answers.refused(render_session(request, loaded, game, request.POST,
+                                                   submitted=True),
                                     "illegal", [_("The deal is not complete yet.")],
                                     parse_id(request.POST.get("number")))
     # a stale form records only as the deal its confirmation names (_stale_notice.html)

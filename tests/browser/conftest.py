@@ -195,6 +195,40 @@ def _pages_seen(item: pytest.Item) -> str:
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """Every browser test ends with axe-core on each page it left open, as the test left it
+    (a dialog open, offline, a conflict, the screen, printed): no rule broken
+    (tests/browser/axe.py). Not judged: a page that is gone or was never loaded; a phone
+    with JavaScript switched off (the tests of pages without scripts), where axe-core cannot
+    run (the same pages are judged with it on); and the API's reference (/api/v1/docs/:
+    drf-spectacular's Swagger UI, a third party's markup for developers, not a page of the
+    app)."""
+    result = yield
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if browser is None:
+        return result
+    from .axe import violations
+
+    found = []
+    for context in browser.contexts:
+        options = getattr(getattr(context, "_impl_obj", None), "_options", {}) or {}
+        if options.get("javaScriptEnabled") is False:
+            continue
+        for page in context.pages:
+            if page.is_closed() or not page.url.startswith("http") or "/api/" in page.url:
+                continue
+            try:
+                broken = violations(page)
+            except Exception as e:  # a page under way (a reload, a navigation): not judged
+                if "Execution context was destroyed" in str(e) or "navigat" in str(e):
+                    continue
+                raise
+            found += [f"{page.url}: {line}" for line in broken]
+    assert found == [], "axe-core, on the pages as the test left them:\n" + "\n".join(found)
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """Keep each phase's report on the test, for the phone fixture's screenshot; a failed
     browser test's report also says what every open page showed and what the server

@@ -169,3 +169,14 @@ def enter_deal(page: Any, seats: list[str], deal: dict[str, Any], number: int) -
     with page.expect_response(lambda r: r.request.headers.get("hx-target") == "table"):
         page.locator("#save-button").tap()
     page.wait_for_selector(f"text=Deal {number} recorded.")
+
+
+def session_page(browser: Any, base: str, session: Any, *, user: str = "anna",
+                 locale: str = "en-GB", scheme: str = "light",
+                 width: int = PHONE["width"]) -> Any:
+    """A new phone logged in as ``user`` with ``session``'s page open and settled."""
+    page = new_phone(browser, locale=locale, scheme=scheme, width=width)
+    log_in(page, base, user)
+    page.goto(f"{base}/sessions/{session.pk}/")
+    quiet(page)
+    return page

@@ -56,12 +56,14 @@ def made_deal(page: Any) -> None:
         page.locator(selector).tap()
 
 
-def saved_offline(page: Any) -> None:
-    """The network goes; the made deal is saved and waits on the phone, first of its list."""
+def saved_offline(page: Any, count: int = 1) -> None:
+    """The network goes; the made deal is saved (``count`` times, one after the other) and
+    waits on the phone, first of its list."""
     page.context.set_offline(True)
-    made_deal(page)
-    page.locator("#save-button").tap()
-    until(page, lambda: len(outbox(page)) == 1)
+    for kept in range(1, count + 1):
+        made_deal(page)
+        page.locator("#save-button").tap()
+        until(page, lambda n=kept: len(outbox(page)) == n)
 
 
 def test_the_app_can_be_installed(live_server, browser):

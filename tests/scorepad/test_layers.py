@@ -388,3 +388,105 @@ def test_every_exception_is_still_needed():
         for what, _why in allowed:
             assert what in text, (rel, what)
         assert GAME_NAMES.search(text), rel
+
+
+# --- a shared script hooks into no game's form ------------------------------------------------
+
+#: What a game's templates alone name: its data attributes and its form fields (a field
+#: named with a number, ``x_{{ seat.index }}``, by its prefix ``x_``).
+ATTRIBUTE = re.compile(r"\b(data-[a-z0-9-]+)")
+FIELD = re.compile(r"""\bname=["']([A-Za-z_]\w*)""")
+#: Shared widgets a game's form may opt into, and mechanisms any game's form may use: a
+#: shared script may read these although only one game's templates have them today (why).
+SHARED_MECHANISMS: dict[str, str] = {
+    "data-suggest": "a choice the referee's live check fills in when the form left it empty "
+                    "(static/entry.js)",
+    **dict.fromkeys(
+        ("data-trick", "data-leader", "data-trick-ranks", "data-number-pad", "data-pad",
+         "data-pad-for", "data-pad-range-by", "data-pad-ranges", "data-number"),
+        "the card picker and the number pad (templates/scorepad/_card_picker.html, "
+        "static/cardpicker.js), widgets a game's form opts into"),
+}
+
+
+def _vocabulary(files: list[Path]) -> set[str]:
+    out: set[str] = set()
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        out |= set(ATTRIBUTE.findall(text)) | {f"field:{f}" for f in FIELD.findall(text)}
+    return out
+
+
+def games_own_words() -> dict[str, str]:
+    """Each attribute and field that only one game's templates name → that game."""
+    own = {game.NAME: _vocabulary(sorted(Path(game.__file__).parent.rglob("*.html")))
+           for game in games.registered()}
+    shared = _vocabulary(sorted((ROOT / "templates").rglob("*.html")))
+    out = {}
+    for name, words in own.items():
+        others = set().union(shared, *(w for n, w in own.items() if n != name))
+        out |= dict.fromkeys(words - others, name)
+    return out
+
+
+def _camel(attribute: str) -> str:
+    first, *rest = attribute.removeprefix("data-").split("-")
+    return first + "".join(part.title() for part in rest)
+
+
+def read_by(text: str, word: str) -> bool:
+    """Whether the script ``text`` reads the attribute or form field ``word``; an attribute
+    the script writes itself (``el.dataset.x = ...``) is its own."""
+    text = re.sub(r"^\s*//.*$", "", text, flags=re.M)
+    if word.startswith("field:"):
+        field = re.escape(word.removeprefix("field:"))
+        end = "" if word.endswith("_") else r"(?!\w)"
+        called = rf"""(?<!classList\.)\b\w+\(\s*(?:[\w.]+\s*,\s*)?["']{field}["']\s*\)"""
+        return bool(re.search(rf"""name\s*[\^$*~|]?=\s*["']?{field}{end}""", text)
+                    or re.search(rf"""\.name\s*[!=]==?\s*["']{field}["']""", text)
+                    or re.search(called, text))
+    camel = _camel(word)
+    written = re.search(rf"""dataset\.{camel}\s*=(?!=)|setAttribute\(["']{word}["']""", text)
+    read = re.search(rf"{re.escape(word)}(?![\w-])", text) or re.search(
+        rf"\bdataset\.{camel}\b(?!\s*=(?!=))", text)
+    return bool(read) and not written
+
+
+def shared_scripts() -> list[Path]:
+    return sorted([*(ROOT / "static").glob("*.js"), *(ROOT / "templates").glob("*.js")])
+
+
+def test_no_shared_script_hooks_into_one_games_form():
+    """A game's own logic on the phone (what its deal means: a one-tap split of the tricks,
+    the deal in words) lives in the game's phone.js, which hooks into the shared scripts
+    (static/entry.js, ``hook``); a shared script that reads what only one game's forms
+    have is that game's logic outside its package, whether or not it says the name."""
+    own = games_own_words()
+    found = sorted(
+        f"{path.relative_to(ROOT).as_posix()}: {word} ({game})"
+        for path in shared_scripts()
+        for word, game in own.items()
+        if word not in SHARED_MECHANISMS and read_by(path.read_text(encoding="utf-8"), word))
+    assert found == []
+
+
+def test_the_hook_check_finds_a_games_words_in_a_script():
+    own = games_own_words()
+    assert {"data-split", "data-muli-text", "field:declarer", "field:bid"} <= set(own)
+    assert read_by('const b = form.querySelector("[data-split]");', "data-split")
+    assert read_by("text = group.dataset.muliText;", "data-muli-text")
+    assert read_by('form.querySelector("input[name=declarer]:checked")', "field:declarer")
+    assert read_by('picked(form, "bid")', "field:bid")
+    assert read_by('if (submitter.name === "loser") {', "field:loser")
+    assert read_by('form.querySelectorAll("select[name^=o_]")', "field:o_")
+    assert not read_by('row.classList.contains("home")', "field:home")
+    assert not read_by("li.dataset.number = String(n);", "data-number")
+    assert not read_by("// [data-split] is the game's", "data-split")
+
+
+def test_every_shared_mechanism_is_still_read_and_still_one_games():
+    own = games_own_words()
+    scripts = [path.read_text(encoding="utf-8") for path in shared_scripts()]
+    for word in SHARED_MECHANISMS:
+        assert word in own, word  # used by two games now, or by none: no longer needed here
+        assert any(read_by(text, word) for text in scripts), word

@@ -490,5 +490,5 @@ def test_the_rules_page_serves_the_document_with_its_anchors_and_no_raw_html():
     html = response.content.decode()
     assert '<h3 id="following-suit">Following suit</h3>' in html
     assert "<!--" not in html and "&lt;!--" not in html
-    assert '<div class="scroller"><table>' in html
+    assert '<div class="scroller" tabindex="0"><table>' in html
     assert "default-src 'self'" in response["Content-Security-Policy"]

@@ -420,12 +420,19 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
                     )
     by_field: dict[str, list[str]] = {}
     by_player: dict[str, list[str]] = {}
-    to_enter = [] if submitted else [v["player"] for v in violations
-                                     if v["code"] in STILL_TO_ENTER and v["player"]]
+    # What is missing is said when Save is tapped, or for a field left behind (one after
+    # it was filled in: declarer, bid, trump, the tricks); a form nobody touched says
+    # nothing (issue 33: an orange list on every new deal before the first tap).
+    filled = [entry.declarer is not None, entry.bid is not None, entry.trump is not None,
+              any(n is not None for n in entry.tricks.values()) or bool(entry.home)]
+    last = max((k for k, done in enumerate(filled) if done), default=-1)
+    said = {key: text for key, text in missing.items()
+            if submitted or ["declarer", "bid", "trump"].index(key) < last}
+    to_enter = [] if submitted or not filled[3] else [
+        v["player"] for v in violations if v["code"] in STILL_TO_ENTER and v["player"]]
     shown = [v for v in violations if submitted or v["code"] not in STILL_TO_ENTER]
     if to_enter:
-        missing = {**missing, "tricks": _("Tricks still to enter: %(names)s.")
-                   % {"names": ", ".join(to_enter)}}
+        said["tricks"] = _("Tricks still to enter: %(names)s.") % {"names": ", ".join(to_enter)}
     for v in shown:  # each message in one place: a player's row, or its field
         if v["player"] and v["field"] in (None, "tricks", "home"):
             by_player.setdefault(v["player"], []).append(v["message"])
@@ -456,7 +463,7 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
         "sitting_out_index": None if out is None else seats.index(out),
         "trumps": TRUMPS,
         "bids": [1, 2, 3, 4, 5],
-        "missing": missing,
+        "missing": said,
         "violations": violations,
         "field_errors": by_field,
         "general_errors": [v["message"] for v in shown if not v["field"] and not v["player"]],

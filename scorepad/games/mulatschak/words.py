@@ -210,7 +210,7 @@ REASON_LABELS: dict[str, Any] = {
     "no_trick": _("no trick"),
     "tricks": _("tricks"),
     "muli_made": _("Muli made"),
-    "muli_made_other": _("Muli made against"),
+    "muli_made_other": _("the declarer's Muli came off"),
     "muli_failed": _("Muli failed"),
     "muli_broken": _("Muli broken"),
     "muli_failed_other": _("Muli failed, no payment"),

@@ -247,6 +247,9 @@ def entry_context(loaded: Loaded, post: Any, *, number: int | None = None, mode:
     rules = session_rules(loaded.session)
     context: dict[str, Any] = {"number": number, "seats": seats, "mode": mode,
                                "game_form": FORM_PART, "tricks_per_deal": rules.tricks_per_deal,
+                               # the card picker and the number pad of its form
+                               # (templates/scorepad/_entry_scripts.html)
+                               "entry_widgets": ("cardpicker.js",),
                                **phone_rules(rules)}
     if mode == "cards":
         return context | _cards_context(names, post, submitted, _dealer_of(loaded, number),

@@ -1,11 +1,14 @@
-// What a session page of this game does with the phone's scorer (static/provisional.js):
-// reads a saved deal form into the deal the server would record (form_deal: DealEntry and
-// its as_deal), and shows a provisional board in the board's own markup
-// (templates/scorepad/_board_mulatschak.html, board_context, factors_text).
+// What a session page of this game does on the phone. With the deal form (static/entry.js,
+// which loads this with it): the one-tap split of the tricks and the deal in words for the
+// list of deals kept on the phone. With the phone's scorer (static/provisional.js, which
+// loads this again after the scorer): reads a saved deal form into the deal the server
+// would record (form_deal: DealEntry and its as_deal), and shows a provisional board in the
+// board's own markup (templates/scorepad/_board_mulatschak.html, board_context,
+// factors_text).
 (function (global) {
   "use strict";
-  const Scorer = global.SchreiberScorer;
   const NAME = "mulatschak";
+  const Scorer = { data: function (name) { return global.SchreiberScorer.data(name); } };
   const MULI = 5;
   const FORMS = ["on_sight", "ace_five", "seven_six", "bridge"];   // SPECIAL_FORMS
   const YES = ["1", "on", "true"];
@@ -197,6 +200,86 @@
     return { note: factorsText(result.factors || [], result.multiplier, labels), points: result.deltas || {} };
   }
 
-  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, showForm: showForm,
-                          factorsText: factorsText, change: change });
+  // --- the deal form (static/entry.js's hooks) --------------------------------------------
+
+  // One tap for the common split: the declarer made the bid exactly, everybody else 1; a
+  // Muli: the declarer all five.
+  function splitOffer(form, counts) {
+    const button = form.querySelector("[data-split]");
+    if (!button) return;
+    const Entry = global.SchreiberEntry;
+    const declarer = form.querySelector("input[name=declarer]:checked");
+    const bid = form.querySelector("input[name=bid]:checked");
+    const row = declarer && counts.playing.find(function (r) { return r.dataset.player === declarer.value; });
+    button.hidden = true;
+    if (!row || !bid) return;
+    const b = parseInt(bid.value, 10), group = counts.group;
+    const others = counts.playing.filter(function (r) { return r !== row; });
+    let text = group.dataset.madeText, each = null;
+    if (b === counts.total) { text = group.dataset.muliText; each = 0; }
+    else if (counts.total - b === others.length) { text = group.dataset.splitText; each = 1; }
+    // a Muli's "all five" right under the bids, where the eye is once Muli is chosen (a
+    // newcomer tapped "+" five times); the others above the tricks
+    const offer = button.parentElement, bids = form.querySelector("fieldset.bids .chip-row");
+    if (b === counts.total && bids) { if (offer.previousElementSibling !== bids) bids.after(offer); }
+    else if (offer.parentElement !== group) group.querySelector("legend").after(offer);
+    const label = form.querySelector('label[for="' + bid.id + '"]');
+    button.textContent = Entry.fill(text, { player: declarer.value, bid: label ? label.textContent.trim() : b });
+    button.dataset.plan = JSON.stringify({ player: declarer.value, bid: b, each: each });
+    button.hidden = false;
+  }
+
+  function applySplit(button, form) {
+    const Entry = global.SchreiberEntry;
+    const plan = JSON.parse(button.dataset.plan || "{}");
+    Entry.rowsOf(form).forEach(function (row) {
+      if (row.classList.contains("home")) return;
+      const input = Entry.countIn(row, "tricks");
+      if (row.dataset.player === plan.player) Entry.setCount(input, plan.bid);
+      else if (plan.each !== null) Entry.setCount(input, plan.each);
+    });
+    Entry.changed(form);
+  }
+
+  // The deal in words: "Anna bids 3, trump Bells · knocked · tricks Anna 3, Bert 1, …".
+  function describe(form) {
+    if (form.id !== "deal-form") return null;
+    const Entry = global.SchreiberEntry, d = form.dataset, parts = [];
+    if (d.describe) {
+      parts.push(Entry.fill(d.describe, { declarer: Entry.picked(form, "declarer"),
+                                          bid: Entry.picked(form, "bid"), trump: Entry.picked(form, "trump") }));
+    }
+    if (d.describeKnocked && form.querySelector("input[name=knocked]:checked")) parts.push(d.describeKnocked);
+    const counts = Entry.describeCounts(form);
+    if (counts) parts.push(counts);
+    return parts.join(" · ");
+  }
+
+  // The Referee link (templates/scorepad/_referee_link.html) carries the trump the deal
+  // form has chosen, so that the Referee page opens with it: ?trump=hearts.
+  function carryTrump(link) {
+    const trump = document.querySelector("#deal-form input[name=trump]:checked");
+    if (!trump) return;
+    const url = new URL(link.href, document.baseURI);
+    url.searchParams.set("trump", trump.value);
+    link.href = url.pathname + url.search;
+  }
+
+  const hooks = {
+    counted: splitOffer,
+    describe: describe,
+    click: function (target, form) {
+      const split = target.closest("button[data-split]");
+      if (split && form) { applySplit(split, form); return true; }
+      const referee = target.closest("a[data-referee-link]");
+      if (referee) carryTrump(referee);
+      return false;
+    },
+  };
+
+  if (global.SchreiberEntry) global.SchreiberEntry.hook(hooks);
+  if (global.SchreiberScorer) {
+    global.SchreiberScorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, showForm: showForm,
+                                            factorsText: factorsText, change: change });
+  }
 })(typeof self !== "undefined" ? self : globalThis);

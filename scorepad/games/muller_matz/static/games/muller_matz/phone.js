@@ -1,10 +1,11 @@
-// What a session page of this game does with the phone's scorer (static/provisional.js):
-// reads a saved game form into the result the server would record (form.py's form_deal),
-// and shows a provisional board in the board's own markup
+// What a session page of this game does on the phone. With the game form (static/entry.js,
+// which loads this with it): the game in words for the list of games kept on the phone.
+// With the phone's scorer (static/provisional.js, which loads this again after the
+// scorer): reads a saved game form into the result the server would record (form.py's
+// form_deal), and shows a provisional board in the board's own markup
 // (templates/scorepad/_board_matz.html).
 (function (global) {
   "use strict";
-  const Scorer = global.SchreiberScorer;
   const NAME = "muller_matz";
   const WHITE = "[\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
   const SPACE = new RegExp("^" + WHITE + "+|" + WHITE + "+$", "g");
@@ -49,5 +50,23 @@
     return { note: "", points: points };
   }
 
-  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, change: change });
+  // --- the game form (static/entry.js's hooks) --------------------------------------------
+
+  // The game in words: "Anna is the Müller Matz" (its one-tap button), or the finishing
+  // order as chosen ("Bert → Anna → ?").
+  function describe(form, submitter) {
+    const Entry = global.SchreiberEntry;
+    if (submitter && submitter.name === "loser") {
+      const box = form.closest("[data-describe-loser]");
+      return box ? Entry.fill(box.dataset.describeLoser, { p: submitter.value }) : submitter.value;
+    }
+    if (form.id !== "deal-form" || !form.dataset.describeOrder) return null;
+    const order = Array.prototype.map.call(form.querySelectorAll("select[name^=o_]"), function (s) { return s.value || "?"; });
+    return Entry.fill(form.dataset.describeOrder, { list: order.join(" → ") });
+  }
+
+  if (global.SchreiberEntry) global.SchreiberEntry.hook({ describe: describe });
+  if (global.SchreiberScorer) {
+    global.SchreiberScorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, change: change });
+  }
 })(typeof self !== "undefined" ? self : globalThis);

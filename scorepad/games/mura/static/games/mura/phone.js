@@ -1,11 +1,13 @@
-// What a session page of this game does with the phone's scorer (static/provisional.js):
-// reads a saved deal form into the deal the server would record (form.py's form_deal:
-// counts, or card by card with the leaders the form fills in), and shows a provisional
-// board in the board's own markup (templates/scorepad/_board_mura.html).
+// What a session page of this game does on the phone. With the deal form (static/entry.js,
+// which loads this with it): the deal in words for the list of deals kept on the phone.
+// With the phone's scorer (static/provisional.js, which loads this again after the
+// scorer): reads a saved deal form into the deal the server would record (form.py's
+// form_deal: counts, or card by card with the leaders the form fills in), and shows a
+// provisional board in the board's own markup (templates/scorepad/_board_mura.html).
 (function (global) {
   "use strict";
-  const Scorer = global.SchreiberScorer;
   const NAME = "mura";
+  const Scorer = { get: function (name) { return global.SchreiberScorer.get(name); } };
   const MODES = ["", "cards"];
 
   function last(params, name) { const all = params.getAll(name); return all.length ? all[all.length - 1] : null; }
@@ -137,5 +139,26 @@
     return { note: "", points: points };
   }
 
-  Scorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, change: change });
+  // --- the deal form (static/entry.js's hooks) --------------------------------------------
+
+  // The deal in words: "card by card, 3 of 8 tricks", or the tricks and figures by name.
+  function describe(form) {
+    if (form.id !== "deal-form") return null;
+    const Entry = global.SchreiberEntry, d = form.dataset, parts = [];
+    const counts = Entry.describeCounts(form);
+    if (counts) parts.push(counts);
+    if (d.describeCards) {
+      const done = Array.prototype.filter.call(form.querySelectorAll("[data-trick]"), function (trick) {
+        const slots = trick.querySelectorAll("select[data-card-slot]");
+        return slots.length && Array.prototype.every.call(slots, function (s) { return s.value; });
+      });
+      parts.push(Entry.fill(d.describeCards, { n: done.length }));
+    }
+    return parts.join(" · ");
+  }
+
+  if (global.SchreiberEntry) global.SchreiberEntry.hook({ describe: describe });
+  if (global.SchreiberScorer) {
+    global.SchreiberScorer.register(NAME, { formDeal: formDeal, showBoard: showBoard, change: change });
+  }
 })(typeof self !== "undefined" ? self : globalThis);
