@@ -571,3 +571,47 @@ class Guest(models.Model):
 
     def __str__(self) -> str:
         return f"guest {self.user_id}"
+
+
+def default_cup_points() -> list[int]:
+    return [25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+
+
+class Season(models.Model):
+    """A club's year (docs/tournaments.md, "Seasons"): the group's evenings and tournaments
+    of one game between two days are its events; each gives its players cup points by
+    their place, and the standings add up the best of them. Nothing is stored but the
+    choices: the standings are computed from the events, so a correction of any deal moves
+    them at once."""
+
+    class Events(models.TextChoices):
+        TOURNAMENTS = "tournaments", _("tournaments")
+        EVENINGS = "evenings", _("evenings")
+        BOTH = "both", _("evenings and tournaments")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    game = models.CharField(max_length=20, choices=game_choices)
+    start = models.DateField(_("from"))
+    end = models.DateField(_("until"))
+    events = models.CharField(max_length=12, choices=Events.choices, default=Events.BOTH)
+    #: Cup points of places 1, 2, … (1–50 numbers ≥ 0; beyond the list a place earns 0).
+    cup_points = models.JSONField(default=default_cup_points)
+    #: Only the best N results count (None: all of them).
+    best_of = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Fewer events than this: not qualified, standing after every qualified player.
+    min_events = models.PositiveSmallIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    uid = models.UUIDField(default=uuid.uuid4, editable=False)
+
+    class Meta:
+        ordering = ["-start", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "uid"], name="season_uid_unique_in_group"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
