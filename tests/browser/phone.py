@@ -25,11 +25,16 @@ def log_in(page: Any, base: str, username: str) -> None:
 
 
 def new_phone(browser: Any, *, locale: str = "en-GB", scheme: str = "light",
-              width: int = PHONE["width"], height: int = PHONE["height"]) -> Any:
-    """A page in a new phone: touch, scale 2, the language and colour scheme given."""
+              width: int = PHONE["width"], height: int = PHONE["height"],
+              worker: bool = True) -> Any:
+    """A page in a new phone: touch, scale 2, the language and colour scheme given.
+    ``worker=False``: without the service worker, for a test that holds the page's requests
+    by a route (a page the worker controls sends them past every route, once it has claimed
+    the page at a moment of its own)."""
     context = browser.new_context(viewport={"width": width, "height": height},
                                   device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  locale=locale, color_scheme=scheme)
+                                  locale=locale, color_scheme=scheme,
+                                  service_workers="allow" if worker else "block")
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(f"{m.text[:300]} @ {page.url}")

@@ -209,7 +209,7 @@ def test_a_poll_that_comes_back_after_a_save_replaced_the_board_logs_no_error(
     # The board polls every 2 s. A poll still on its way when a save swaps in the new board
     # used to come back to the old, detached board, whose out-of-band #recent htmx then
     # looked for in that detached tree: htmx:oobErrorNoTarget (seen in CI under load).
-    page = new_phone(browser)
+    page = new_phone(browser, worker=False)  # its route holds the page's polls
     log_in(page, live_server.url, "anna")
     held: list[Any] = []
     page.route("**/board*", lambda route: held.append(route))

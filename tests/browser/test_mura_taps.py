@@ -44,8 +44,9 @@ def mura() -> Any:
     return game_start(user("anna"), "mura", seats=SEATS)
 
 
-def open_phone(browser: Any, live_server: Any, session: Any, locale: str, query: str = "") -> Any:
-    page = new_phone(browser, locale=locale)
+def open_phone(browser: Any, live_server: Any, session: Any, locale: str, query: str = "",
+               worker: bool = True) -> Any:
+    page = new_phone(browser, locale=locale, worker=worker)
     log_in(page, live_server.url, "anna")
     page.goto(f"{live_server.url}/sessions/{session.pk}/{query}")
     assert page.locator("html").get_attribute("lang") == LANGUAGES[locale]
@@ -116,7 +117,7 @@ def hold_checks(page: Any) -> list[Any]:
     """The referee's live check answers late: each request waits in the list until the
     test lets it go (release); until then no answer can have told the page anything."""
     held: list[Any] = []
-    page.route("**/check", lambda route: held.append(route))
+    page.route("**/check", lambda route: held.append(route))  # a phone without the worker
     return held
 
 
@@ -168,7 +169,7 @@ def finger(page: Any, locator: Any) -> None:
 @pytest.mark.long(5.5)
 def test_card_by_card_the_next_leader_is_known_at_once_and_a_trick_needs_no_scrolling(
         browser, live_server, mura, locale):
-    page = open_phone(browser, live_server, mura, locale, "?mode=cards")
+    page = open_phone(browser, live_server, mura, locale, "?mode=cards", worker=False)
     quiet(page)
     first = page.locator("input[name=l_0]:checked").get_attribute("value")
     assert first is not None  # the session knows who leads first
@@ -315,7 +316,7 @@ def test_a_late_answer_does_not_move_the_trick_being_played(browser, live_server
     closed tricks above gain their winner and cards, and the trick and the picker the
     finger is on stay where they were (a card that moves under the finger is a wrong card
     tapped)."""
-    page = open_phone(browser, live_server, mura, locale, "?mode=cards")
+    page = open_phone(browser, live_server, mura, locale, "?mode=cards", worker=False)
     quiet(page)
     first = SEATS[int(page.locator("input[name=l_0]:checked").get_attribute("value"))]
     trick_cards = play(SEATS, 7, leader=first, lead_low=True)

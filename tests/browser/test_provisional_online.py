@@ -64,7 +64,7 @@ def test_a_save_shows_the_provisional_board_at_once_then_the_servers(live_server
 
     anna = user("anna")
     session = session_at(group_with(anna), anna, overrides={"start_score": 8})
-    page = new_phone(browser, locale=LANGUAGES[language])
+    page = new_phone(browser, locale=LANGUAGES[language], worker=False)
     log_in(page, live_server.url, "anna")
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
     held = saves_held(page, session.pk)
@@ -99,7 +99,7 @@ def test_a_save_refused_as_recorded_elsewhere_drops_the_provisional_board(live_s
 
     anna = user("anna")
     session = session_at(group_with(anna), anna, overrides={"start_score": 8})
-    page = new_phone(browser)
+    page = new_phone(browser, worker=False)
     log_in(page, live_server.url, "anna")
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
     held = saves_held(page, session.pk)
@@ -136,7 +136,7 @@ def test_a_one_tap_save_of_another_game_is_counted_at_once_too(live_server, brow
     session = services.session_start(group=group_with(anna), user=anna, overrides=None,
                                      seats=["Anna", "Bert", "Cilli", "Dominik"],
                                      game="muller_matz", dealer="Dominik")
-    page = new_phone(browser)
+    page = new_phone(browser, worker=False)
     log_in(page, live_server.url, "anna")
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
     held = saves_held(page, session.pk)
