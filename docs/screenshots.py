@@ -1,4 +1,4 @@
-"""The tournament pictures of README.md ("A tournament evening"), made again on demand:
+"""The tournament pictures of docs/using.md ("A tournament evening"), made again on demand:
 
     .venv/bin/python docs/screenshots.py            # writes docs/img/*.png
     .venv/bin/python docs/screenshots.py --lang en  # the pages in English

@@ -3,8 +3,9 @@
 Comments, docstrings, templates and scripts send a reader to docs/rules.md by a heading
 (``docs/rules.md, "Sitting out"``, several as ``"Drawing", "Swapping the lowest trump" and
 "Sleeping"``) or by its anchor (``docs/rules.md#sitting-out``, the app's
-``/rules/#sitting-out``), to README.md or docs/deploy.md by a heading (or the bold title
-of a list item), or to the OpenAPI schema. A heading cited stays on one line, so that it can
+``/rules/#sitting-out``), to README.md or one of the documents it leads to (docs/using.md,
+docs/api.md, docs/export.md, docs/development.md, docs/deploy.md, docs/games.md) by a heading
+(or the bold title of a list item), or to the OpenAPI schema. A heading cited stays on one line, so that it can
 be checked. The specification's own files, which the repository does not hold, are never
 cited: their names are ``NAMES`` below.
 
@@ -21,8 +22,14 @@ import pytest
 PROJECT = Path(__file__).resolve().parent.parent
 
 #: The folders whose files must cite nothing the repository lacks.
-FOLDERS = ("scorepad", "referee", "templates", "static", "tests", "bench")
+FOLDERS = ("scorepad", "referee", "templates", "static", "tests", "bench", "docs")
 SUFFIXES = {".py", ".html", ".txt", ".js", ".css", ".json", ".md", ".sh", ".toml", ".cfg"}
+
+#: The documents whose headings are checked where they are cited: the README and the documents
+#: it leads to.
+DOCUMENTS = ["README.md", "docs/rules.md", "docs/using.md", "docs/api.md", "docs/export.md",
+             "docs/development.md", "docs/deploy.md", "docs/games.md"]
+_DOC = "(?:" + "|".join(re.escape(d) for d in DOCUMENTS) + ")"
 
 #: The specification's files: not in the repository, so never cited.
 NAMES = re.compile(r"\b(?:RULES|NOTES|API)\.md\b")
@@ -31,12 +38,12 @@ NAMES = re.compile(r"\b(?:RULES|NOTES|API)\.md\b")
 #: and further quoted headings after a comma, "and" or "to", across a comment's line breaks.
 _NEXT = r'(?:,|\s+and|\s+to)(?:\s*(?:#:?|\*)?\s*)"([^"\n]+)"'
 _CITATION = re.compile(
-    r'(?P<doc>docs/rules\.md|docs/deploy\.md|README\.md),?\s+\(?"(?P<first>[^"\n]+)"'
+    rf'(?P<doc>{_DOC}),?\s+\(?"(?P<first>[^"\n]+)"'
     rf"(?P<more>(?:{_NEXT})*)")
 _ANCHOR = re.compile(r"(?:docs/rules\.md|/rules/)#([a-z0-9-]+)")
 #: A citation whose (last) heading goes on past the end of its line.
 _BROKEN = re.compile(
-    r'(?:docs/rules\.md|docs/deploy\.md|README\.md),?\s+\(?"(?:[^"\n]*"(?:,|\s+and|\s+to)?'
+    rf'{_DOC},?\s+\(?"(?:[^"\n]*"(?:,|\s+and|\s+to)?'
     r'\s*(?:#:?)?\s*")*[^"\n]*$', flags=re.MULTILINE)
 
 
@@ -104,7 +111,11 @@ def test_the_code_cites_docs_rules_md_by_heading_somewhere():
         "Sitting out", "Knocks and collapses", "First lead", "The second-life pile"}
 
 
-@pytest.mark.parametrize("document", ["docs/rules.md", "docs/deploy.md", "README.md"])
+def test_every_document_checked_is_a_file_of_the_repository():
+    assert [d for d in DOCUMENTS if not (PROJECT / d).is_file()] == []
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
 def test_every_heading_cited_is_a_heading_of_its_document(document):
     # docs/rules.md is cited by its headings alone: each has a stable anchor.
     known = headings(document, items=document != "docs/rules.md")
