@@ -1,5 +1,5 @@
-"""The pictures of the README (the session page on a phone) and of docs/using.md ("A
-tournament evening"), made again on demand:
+"""The README's picture (the session page on a phone) and the two of docs/using.md,
+"A tournament evening" (the screen and the seating plan), made again on demand:
 
     .venv/bin/python docs/screenshots.py                        # every picture, in German
     .venv/bin/python docs/screenshots.py --lang en --only session   # the README's

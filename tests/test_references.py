@@ -4,10 +4,12 @@ Comments, docstrings, templates and scripts send a reader to docs/rules.md by a 
 (``docs/rules.md, "Sitting out"``, several as ``"Drawing", "Swapping the lowest trump" and
 "Sleeping"``) or by its anchor (``docs/rules.md#sitting-out``, the app's
 ``/rules/#sitting-out``), to README.md or one of the documents it leads to (docs/using.md,
-docs/api.md, docs/export.md, docs/development.md, docs/deploy.md, docs/games.md) by a heading
-(or the bold title of a list item), or to the OpenAPI schema. A heading cited stays on one line, so that it can
-be checked. The specification's own files, which the repository does not hold, are never
-cited: their names are ``NAMES`` below.
+docs/api.md, docs/export.md, docs/development.md, docs/deploy.md, docs/games.md) by a
+heading (or the bold title of a list item), or to the OpenAPI schema. A heading cited stays
+on one line, so that it can be checked. The documents' own links (``[...](docs/using.md#the-
+evenings-card)``, a picture's ``src``) lead to a file of the repository and a heading of it.
+The specification's own files, which the repository does not hold, are never cited: their
+names are ``NAMES`` below.
 
 Runs without Django (``pytest tests/test_references.py -p no:django``).
 """
@@ -149,3 +151,34 @@ def test_every_rules_heading_cited_keeps_a_stable_anchor_listed_at_the_top():
     anchors = set(re.findall(r"\]\(#([a-z0-9-]+)\)", listed.group(1)))
     cited = {h for _path, doc, h in citations() if doc == "docs/rules.md"}
     assert sorted(h for h in cited if anchor(h) not in anchors) == []
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub makes of any heading: lower case, punctuation dropped (letters of
+    any script kept), each space a hyphen."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def links(document: str) -> list[str]:
+    """The relative targets of a markdown document's links and pictures, outside code."""
+    text = re.sub(r"```.*?```|`[^`\n]*`", "", (PROJECT / document).read_text(encoding="utf-8"),
+                  flags=re.DOTALL)
+    found = re.findall(r"\]\(([^)\s]+)\)", text) + re.findall(r'src="([^"]+)"', text)
+    return [t for t in found if not re.match(r"[a-z]+:", t)]
+
+
+def test_the_readme_leads_to_every_document_of_docs():
+    assert sorted({d for d in DOCUMENTS if d != "README.md"} - set(links("README.md"))) == []
+
+
+@pytest.mark.parametrize("document", ["README.md", "bench/README.md", *sorted(
+    f"docs/{p.name}" for p in (PROJECT / "docs").glob("*.md"))])
+def test_every_link_of_a_document_leads_to_a_file_and_a_heading_of_it(document):
+    wrong = []
+    for target in links(document):
+        path, _, fragment = target.partition("#")
+        file = (PROJECT / document).parent / path if path else PROJECT / document
+        if not file.resolve().is_file() or fragment and file.suffix == ".md" and fragment not in {
+                github_anchor(h) for h in headings(str(file.resolve().relative_to(PROJECT)))}:
+            wrong.append(target)
+    assert wrong == []
