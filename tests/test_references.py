@@ -182,3 +182,13 @@ def test_every_link_of_a_document_leads_to_a_file_and_a_heading_of_it(document):
                 github_anchor(h) for h in headings(str(file.resolve().relative_to(PROJECT)))}:
             wrong.append(target)
     assert wrong == []
+
+
+def test_the_readme_is_a_page_a_newcomer_reads_with_the_two_commands_near_its_top():
+    lines = (PROJECT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 200
+    top = "\n".join(lines[:20])
+    assert "make run " in top and "make test " in top
+    targets = re.findall(r"^([a-z-]+):", (PROJECT / "Makefile").read_text(encoding="utf-8"),
+                         flags=re.MULTILINE)
+    assert {"run", "test"} <= set(targets)
