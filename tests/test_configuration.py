@@ -1,7 +1,7 @@
 """Every setting the environment gives is told to whoever deploys Schreiber: each variable
-that ``scorepad/settings.py`` reads has its row in docs/deploy.md, "Configuration" (and
-gunicorn's, ``GUNICORN_*`` of ``gunicorn.conf.py``, are in its environment file, "4.
-Environment file"), so that the table the README leads to stays whole.
+that ``scorepad/settings.py`` reads has its row in docs/deploy.md, "Configuration", and
+each of gunicorn's (``GUNICORN_*``, read by ``gunicorn.conf.py``) is in docs/deploy.md,
+"4. Environment file": the settings the README leads to stay whole.
 
 Runs without Django (``pytest tests/test_configuration.py -p no:django``).
 """
