@@ -1,14 +1,17 @@
-"""The tournament pictures of README.md ("A tournament evening"), made again on demand:
+"""The README's picture (the session page on a phone) and the two of docs/using.md,
+"A tournament evening" (the screen and the seating plan), made again on demand:
 
-    .venv/bin/python docs/screenshots.py            # writes docs/img/*.png
-    .venv/bin/python docs/screenshots.py --lang en  # the pages in English
+    .venv/bin/python docs/screenshots.py                        # every picture, in German
+    .venv/bin/python docs/screenshots.py --lang en --only session   # the README's
 
-It migrates a throwaway SQLite database in a temporary folder, seeds a prize evening there
-(twelve players at a pub, three rounds of six deals at three tables: two rounds closed, the
-third under way), serves it with ``manage.py runserver`` and photographs, with Playwright
-and /usr/bin/chromium, the public screen at 1920×1080 and the open round's seating plan
-as printed on A4. Each picture is kept under ~150 KB (fewer colours with Pillow when
-needed). Nothing outside the temporary folder and docs/img/ is touched.
+It migrates a throwaway SQLite database in a temporary folder, seeds a Stammtisch's
+evening there (four players, five deals) and a prize evening (twelve players at a pub,
+three rounds of six deals at three tables: two rounds closed, the third under way), serves
+them with ``manage.py runserver`` (as ``make run`` does) and photographs, with Playwright
+and /usr/bin/chromium, the session page on a 360 px phone, the public screen at 1920×1080
+and the open round's seating plan as printed on A4. Each picture is kept small (fewer
+colours with Pillow when needed): the phone's under 80 KB, the others under ~150 KB.
+Nothing outside the temporary folder and docs/img/ is touched.
 """
 
 from __future__ import annotations
@@ -29,6 +32,12 @@ OUT = ROOT / "docs" / "img"
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "screenshots-only-pass"
 LIMIT = 150_000  # bytes per picture
+PHONE_LIMIT = 80_000  # the README's picture
+#: The phone the README's picture is taken on (CSS pixels), and its pixels per CSS pixel.
+PHONE = {"width": 360, "height": 740}
+PHONE_SCALE = 1.5
+#: How many of the scripted evening's deals the Stammtisch has played.
+TABLE_DEALS = 5
 
 PLAYERS = ["Anna Huber", "Bert Maier", "Cilli Wimmer", "Franz Eder", "Gerti Moser",
            "Hans Pichler", "Josef Leitner", "Lisi Brandstätter", "Maria Aigner",
@@ -74,8 +83,23 @@ def _named(deal: dict[str, Any], order: list[str]) -> dict[str, Any]:
     return deal
 
 
+def _table(director: Any) -> int:
+    """A Stammtisch's Salzburg evening, the first deals of the browser tests' script
+    played: the session the README shows."""
+    from scorepad import services
+    from tests.browser.evening import EVENING, FIRST_DEALER, SEATS
+
+    session = services.session_start(
+        group_name="Stammtisch Mondsee", user=director, preset="salzburg", seats=SEATS,
+        dealer=FIRST_DEALER, name="Kirtag")
+    names = services.Names.of(session)
+    for deal in EVENING[:TABLE_DEALS]:
+        services.deal_record(session=session, user=director, data=names.deal_ids(deal))
+    return int(session.pk)
+
+
 def seed() -> dict[str, Any]:
-    """The evening in the database DATABASE_URL names (Django set up by the caller)."""
+    """The evenings in the database DATABASE_URL names (Django set up by the caller)."""
     import random
 
     from django.contrib.auth import get_user_model
@@ -85,6 +109,7 @@ def seed() -> dict[str, Any]:
 
     game = [g for g in games.for_tournaments() if games.get(g).TOURNAMENT.ends_with_game][0]
     director = get_user_model().objects.create_user(username="wirtin", password=PASSWORD)
+    stammtisch = _table(director)
     group = rosters.group_create(user=director, name="Gasthaus zur Post")
     made = tour.tournament_create(
         group=group, user=director, name="Preis-Mulatschak", game=game, preset="salzburg",
@@ -108,21 +133,21 @@ def seed() -> dict[str, Any]:
                                      data=names.deal_ids(_named(deal, order)))
         if number < 3:
             tour.round_close(tournament=made, number=number)
-    return {"tournament": made.pk, "token": made.screen_token}
+    return {"tournament": made.pk, "token": made.screen_token, "session": stammtisch}
 
 
-def _small(path: Path) -> None:
-    """Keep a picture under LIMIT: fewer colours first, then a narrower picture."""
+def _small(path: Path, limit: int = LIMIT) -> None:
+    """Keep a picture under ``limit`` bytes with fewer colours."""
     from PIL import Image
 
-    if path.stat().st_size <= LIMIT:
+    if path.stat().st_size <= limit:
         return
     image = Image.open(path).convert("RGB")
     for colours in (256, 128, 64):
         image.quantize(colours, dither=Image.Dither.NONE).save(path, optimize=True)
-        if path.stat().st_size <= LIMIT:
+        if path.stat().st_size <= limit:
             return
-    raise SystemExit(f"{path.name} stays over {LIMIT} bytes")
+    raise SystemExit(f"{path.name} stays over {limit} bytes")
 
 
 #: The address the pictures show (mapped to the local server inside the browser).
@@ -145,7 +170,32 @@ def _on_a4(path: Path) -> None:
     sheet.save(path, optimize=True)
 
 
-def shoot(port: int, seeded: dict[str, Any], lang: str) -> list[Path]:
+def _log_in(page: Any, base: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", "wirtin")
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button.primary").click()
+    page.wait_for_url(base + "/")
+
+
+def shoot_session(browser: Any, base: str, seeded: dict[str, Any], locale: str) -> Path:
+    """The session page as the phone that keeps the score sees it when it opens: the
+    scores, who deals next, the entry panel (with the page's light scheme)."""
+    path = OUT / "session.png"
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=PHONE_SCALE,
+                                is_mobile=True, has_touch=True, locale=locale,
+                                color_scheme="light").new_page()
+    _log_in(phone, base)
+    phone.goto(f"{base}/sessions/{seeded['session']}/")
+    phone.locator("#entry").wait_for()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path=str(path))
+    phone.context.close()
+    _small(path, PHONE_LIMIT)
+    return path
+
+
+def shoot(port: int, seeded: dict[str, Any], lang: str, only: str) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(parents=True, exist_ok=True)
@@ -155,6 +205,10 @@ def shoot(port: int, seeded: dict[str, Any], lang: str) -> list[Path]:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
             f"--host-resolver-rules=MAP {HOST}:80 127.0.0.1:{port}"])
+        made = [shoot_session(browser, base, seeded, locale)] if only != "tournament" else []
+        if only == "session":
+            browser.close()
+            return made
         # the screen: 1920×1080 CSS pixels, photographed at 1280 px wide
         screen = browser.new_context(viewport={"width": 1920, "height": 1080},
                                      device_scale_factor=2 / 3, locale=locale).new_page()
@@ -165,11 +219,7 @@ def shoot(port: int, seeded: dict[str, Any], lang: str) -> list[Path]:
         width = A4[0] - 2 * MARGIN
         director = browser.new_context(viewport={"width": width, "height": A4[1]},
                                        device_scale_factor=SCALE, locale=locale).new_page()
-        director.goto(f"{base}/accounts/login/")
-        director.fill("#id_username", "wirtin")
-        director.fill("#id_password", PASSWORD)
-        director.locator("main form button.primary").click()
-        director.wait_for_url(base + "/")
+        _log_in(director, base)
         director.emulate_media(media="print")
         director.goto(f"{base}/tournaments/{seeded['tournament']}/rounds/3/plan")
         director.locator(".plan-qr svg").first.wait_for()
@@ -179,13 +229,16 @@ def shoot(port: int, seeded: dict[str, Any], lang: str) -> list[Path]:
     _on_a4(plan_png)
     for path in (screen_png, plan_png):
         _small(path)
-    return [screen_png, plan_png]
+    return [*made, screen_png, plan_png]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", choices=("de", "en", "hu"), default="de")
-    lang = parser.parse_args().lang
+    parser.add_argument("--only", choices=("all", "session", "tournament"), default="all",
+                        help="the README's session page, or the tournament's two pictures")
+    args = parser.parse_args()
+    lang, only = args.lang, args.only
     with tempfile.TemporaryDirectory(prefix="schreiber-shots-") as folder:
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3",
                "DJANGO_DEBUG": "1", "DJANGO_SETTINGS_MODULE": "scorepad.settings",
@@ -213,7 +266,7 @@ def main() -> None:
                     break
                 except OSError:
                     time.sleep(0.1)
-            for path in shoot(port, seeded, lang):
+            for path in shoot(port, seeded, lang, only):
                 print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1000} KB")
         finally:
             server.terminate()

@@ -86,7 +86,7 @@ def _worded(field: str, error: DjangoValidationError) -> InputError:
 
 
 def phone_owner(*, user: Any) -> str:
-    """The account as a phone's own storage names it (README, "On the phone"): the deals
+    """The account as a phone's own storage names it (docs/using.md, "On the phone"): the deals
     kept offline and the copies of pages belong to it. Opaque (a keyed hash of the id) and
     the same for every login of the account, so that its kept deals wait for it; empty for
     nobody logged in."""

@@ -1,6 +1,6 @@
 """The evening's card: a picture of a session for the group's chat, drawn on the server
 with Pillow, 1080 px wide, light or dark, in the active language, and the same words as
-text for a copy (README.md, "The evening's card").
+text for a copy (docs/using.md, "The evening's card").
 
 What the card says comes from the session: the group, the evening's name, date and game,
 the standings and the evening's notable deals as its game package tells them

@@ -1,5 +1,5 @@
 """``Idempotency-Key``: the same key with the same request gets the first answer again
-instead of writing twice (README.md, "The scorepad API"); the same key with another request
+instead of writing twice (docs/api.md, "The scorepad API"); the same key with another request
 is refused.
 
 The one store of first answers, for every edge that takes a key: the API's writes, the

@@ -1,5 +1,5 @@
 """Ratings across a season: per group and game family, who is the strongest player of the
-table and how each one's form runs (README.md, "Ratings across a season").
+table and how each one's form runs (docs/using.md, "Ratings across a season").
 
 The rating is a published model of the ``openskill`` library, never maths of our own:
 Weng and Lin's Bayesian approximation with the Bradley-Terry model over every pair of

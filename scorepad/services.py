@@ -578,7 +578,7 @@ def _with_games_page(session: Session, page: int) -> tuple[Session, int | None]:
 
 def scoreboard(session: Session | Loaded, names: Names | None = None,
                games_page: int = 1) -> dict[str, Any]:
-    """The scoreboard the API answers (README.md, "The scorepad API"), from the cached
+    """The scoreboard the API answers (docs/api.md, "The scorepad API"), from the cached
     state: a constant number of queries; one page of the finished games (``games_page``)."""
     loaded = Loaded.of(session, names)
     now = loaded.state  # the number, the state and the version of one moment

@@ -333,7 +333,7 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 # Login throttling by username *and* address: at a pub every phone shares one public IP,
-# so three typos must not lock out the whole table (README.md, "Several phones at one table").
+# so three typos must not lock out the whole table (docs/using.md, "Several phones at one table").
 AXES_ENABLED = _flag("DJANGO_LOGIN_THROTTLE", True)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)

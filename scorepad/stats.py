@@ -9,7 +9,7 @@ with it. Money is the session's money as its game computes it for the settlement
 What each game family counts, and which of its figures the tables show (``STATS_COLUMNS``),
 lives in its package (``scorepad.games``, the ``stats_*`` functions say what each figure
 means); here they are summed. Definitions
-(README.md, "Looking back: past sessions, deal sheets, charts, statistics"):
+(docs/using.md, "Looking back: past sessions, deal sheets, charts, statistics"):
 
 - A *player* is a roster Player of one group: "all their sessions" means all sessions of
   that player's group in which they had a seat. A member can link a player to their

@@ -1,4 +1,4 @@
-// The board keeps counting offline (README: "What runs where"). The deals this phone holds,
+// The board keeps counting offline (docs/development.md, "What runs where"). The deals this phone holds,
 // not sent yet (outbox.js), are played by the phone's scorer (scorer.js and the game's
 // scripts: #provisional's data-scripts, loaded only once there are such deals or a deal is
 // about to be kept (refusal: one that breaks a rule is refused on the phone), from the

@@ -1,5 +1,5 @@
 // The phone's scorer: what the server's board would show after the deals this phone holds,
-// computed on the phone with the session's frozen rules (README: "What runs where").
+// computed on the phone with the session's frozen rules (docs/development.md, "What runs where").
 //
 // This file knows no game. Each game's package brings two scripts of its own (its app's
 // static files, served under /static/games/<game>/): rules-data.js, GENERATED from

@@ -3,10 +3,13 @@
 Comments, docstrings, templates and scripts send a reader to docs/rules.md by a heading
 (``docs/rules.md, "Sitting out"``, several as ``"Drawing", "Swapping the lowest trump" and
 "Sleeping"``) or by its anchor (``docs/rules.md#sitting-out``, the app's
-``/rules/#sitting-out``), to README.md or docs/deploy.md by a heading (or the bold title
-of a list item), or to the OpenAPI schema. A heading cited stays on one line, so that it can
-be checked. The specification's own files, which the repository does not hold, are never
-cited: their names are ``NAMES`` below.
+``/rules/#sitting-out``), to README.md or one of the documents it leads to (docs/using.md,
+docs/api.md, docs/export.md, docs/development.md, docs/deploy.md, docs/games.md) by a
+heading (or the bold title of a list item), or to the OpenAPI schema. A heading cited stays
+on one line, so that it can be checked. The documents' own links (``[...](docs/using.md#the-
+evenings-card)``, a picture's ``src``) lead to a file of the repository and a heading of it.
+The specification's own files, which the repository does not hold, are never cited: their
+names are ``NAMES`` below.
 
 Runs without Django (``pytest tests/test_references.py -p no:django``).
 """
@@ -21,8 +24,14 @@ import pytest
 PROJECT = Path(__file__).resolve().parent.parent
 
 #: The folders whose files must cite nothing the repository lacks.
-FOLDERS = ("scorepad", "referee", "templates", "static", "tests", "bench")
+FOLDERS = ("scorepad", "referee", "templates", "static", "tests", "bench", "docs")
 SUFFIXES = {".py", ".html", ".txt", ".js", ".css", ".json", ".md", ".sh", ".toml", ".cfg"}
+
+#: The documents whose headings are checked where they are cited: the README and the documents
+#: it leads to.
+DOCUMENTS = ["README.md", "docs/rules.md", "docs/using.md", "docs/api.md", "docs/export.md",
+             "docs/development.md", "docs/deploy.md", "docs/games.md"]
+_DOC = "(?:" + "|".join(re.escape(d) for d in DOCUMENTS) + ")"
 
 #: The specification's files: not in the repository, so never cited.
 NAMES = re.compile(r"\b(?:RULES|NOTES|API)\.md\b")
@@ -31,12 +40,12 @@ NAMES = re.compile(r"\b(?:RULES|NOTES|API)\.md\b")
 #: and further quoted headings after a comma, "and" or "to", across a comment's line breaks.
 _NEXT = r'(?:,|\s+and|\s+to)(?:\s*(?:#:?|\*)?\s*)"([^"\n]+)"'
 _CITATION = re.compile(
-    r'(?P<doc>docs/rules\.md|docs/deploy\.md|README\.md),?\s+\(?"(?P<first>[^"\n]+)"'
+    rf'(?P<doc>{_DOC}),?\s+\(?"(?P<first>[^"\n]+)"'
     rf"(?P<more>(?:{_NEXT})*)")
 _ANCHOR = re.compile(r"(?:docs/rules\.md|/rules/)#([a-z0-9-]+)")
 #: A citation whose (last) heading goes on past the end of its line.
 _BROKEN = re.compile(
-    r'(?:docs/rules\.md|docs/deploy\.md|README\.md),?\s+\(?"(?:[^"\n]*"(?:,|\s+and|\s+to)?'
+    rf'{_DOC},?\s+\(?"(?:[^"\n]*"(?:,|\s+and|\s+to)?'
     r'\s*(?:#:?)?\s*")*[^"\n]*$', flags=re.MULTILINE)
 
 
@@ -104,7 +113,11 @@ def test_the_code_cites_docs_rules_md_by_heading_somewhere():
         "Sitting out", "Knocks and collapses", "First lead", "The second-life pile"}
 
 
-@pytest.mark.parametrize("document", ["docs/rules.md", "docs/deploy.md", "README.md"])
+def test_every_document_checked_is_a_file_of_the_repository():
+    assert [d for d in DOCUMENTS if not (PROJECT / d).is_file()] == []
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
 def test_every_heading_cited_is_a_heading_of_its_document(document):
     # docs/rules.md is cited by its headings alone: each has a stable anchor.
     known = headings(document, items=document != "docs/rules.md")
@@ -138,3 +151,44 @@ def test_every_rules_heading_cited_keeps_a_stable_anchor_listed_at_the_top():
     anchors = set(re.findall(r"\]\(#([a-z0-9-]+)\)", listed.group(1)))
     cited = {h for _path, doc, h in citations() if doc == "docs/rules.md"}
     assert sorted(h for h in cited if anchor(h) not in anchors) == []
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub makes of any heading: lower case, punctuation dropped (letters of
+    any script kept), each space a hyphen."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def links(document: str) -> list[str]:
+    """The relative targets of a markdown document's links and pictures, outside code."""
+    text = re.sub(r"```.*?```|`[^`\n]*`", "", (PROJECT / document).read_text(encoding="utf-8"),
+                  flags=re.DOTALL)
+    found = re.findall(r"\]\(([^)\s]+)\)", text) + re.findall(r'src="([^"]+)"', text)
+    return [t for t in found if not re.match(r"[a-z]+:", t)]
+
+
+def test_the_readme_leads_to_every_document_of_docs():
+    assert sorted({d for d in DOCUMENTS if d != "README.md"} - set(links("README.md"))) == []
+
+
+@pytest.mark.parametrize("document", ["README.md", "bench/README.md", *sorted(
+    f"docs/{p.name}" for p in (PROJECT / "docs").glob("*.md"))])
+def test_every_link_of_a_document_leads_to_a_file_and_a_heading_of_it(document):
+    wrong = []
+    for target in links(document):
+        path, _, fragment = target.partition("#")
+        file = (PROJECT / document).parent / path if path else PROJECT / document
+        if not file.resolve().is_file() or fragment and file.suffix == ".md" and fragment not in {
+                github_anchor(h) for h in headings(str(file.resolve().relative_to(PROJECT)))}:
+            wrong.append(target)
+    assert wrong == []
+
+
+def test_the_readme_is_a_page_a_newcomer_reads_with_the_two_commands_near_its_top():
+    lines = (PROJECT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 200
+    top = "\n".join(lines[:20])
+    assert "make run " in top and "make test " in top
+    targets = re.findall(r"^([a-z-]+):", (PROJECT / "Makefile").read_text(encoding="utf-8"),
+                         flags=re.MULTILINE)
+    assert {"run", "test"} <= set(targets)

@@ -1,5 +1,5 @@
 """Accounts: register, the API token of an account, change the password, log out
-everywhere (README.md, "The scorepad API"). The work is in scorepad/accounts.py."""
+everywhere (docs/api.md, "The scorepad API"). The work is in scorepad/accounts.py."""
 
 from __future__ import annotations
 

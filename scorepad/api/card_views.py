@@ -1,4 +1,4 @@
-"""The evening's card as a PNG (README.md, "The evening's card"): for the session's
+"""The evening's card as a PNG (docs/using.md, "The evening's card"): for the session's
 members, and for anyone with its watch link."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``Idempotency-Key`` for API writes: the same key with the same request gets the first
-answer again (README.md, "The scorepad API"); the same key with another request is refused.
+answer again (docs/api.md, "The scorepad API"); the same key with another request is refused.
 The answers are kept by ``scorepad.idempotency``; this is how the API asks it."""
 
 from __future__ import annotations

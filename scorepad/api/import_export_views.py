@@ -1,4 +1,4 @@
-"""Export and import endpoints (README.md, "Export, import and backups"): thin adapters
+"""Export and import endpoints (docs/export.md, "Export, import and backups"): thin adapters
 over scorepad.transfer.
 
 Imports read the request body themselves, up to ``fileformat.MAX_BYTES``: a long-lived
@@ -80,7 +80,7 @@ def _read_raw(request: Request) -> bytes:
 
 
 def _once(request: Request, raw: bytes, run: Callable[[], Response]) -> Response:
-    """``Idempotency-Key`` as for every write (README.md, "The scorepad API"), fingerprinting
+    """``Idempotency-Key`` as for every write (docs/api.md, "The scorepad API"), fingerprinting
     the raw body: the usual decorator would make DRF parse it, under Django's much smaller
     body limit."""
     return respond_once(request, hashlib.sha256(raw).hexdigest(), run)
@@ -138,7 +138,7 @@ def session_import(request: Request) -> Response:
         body = fileformat.read_file(raw)
     except fileformat.ImportRejected as e:
         return _rejected(e)
-    # README.md, "Downloads and uploads": the export sent back as it is (a bare file: into
+    # docs/export.md, "Downloads and uploads": the export sent back as it is (a bare file: into
     # ?group= or the group it came from, as a copy if that group holds it still), or
     # {"group", "data"} (refused with 409 when the group holds that session already)
     bare = isinstance(body, dict) and "format" in body

@@ -1,4 +1,4 @@
-"""The shapes every game's referee API shares (README.md, "The referee API"; the OpenAPI
+"""The shapes every game's referee API shares (docs/api.md, "The referee API"; the OpenAPI
 schema at /api/v1/schema/): violations, errors, the rule sets, money. Each game's own
 shapes are its package's (``scorepad.games.<game>.api``). Inputs are strict; outputs
 document."""

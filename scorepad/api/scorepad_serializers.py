@@ -1,4 +1,4 @@
-"""Input and output shapes of the scorepad API (README.md, "The scorepad API"): accounts,
+"""Input and output shapes of the scorepad API (docs/api.md, "The scorepad API"): accounts,
 groups, sessions, deals, scoreboards, history, money, statistics, export and import.
 
 Inputs are strict (``scorepad.fields``). Every answer is rendered through its output

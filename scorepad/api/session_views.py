@@ -1,4 +1,4 @@
-"""Sessions, their deals, scoreboards, history, watch links and money (README.md,
+"""Sessions, their deals, scoreboards, history, watch links and money (docs/api.md,
 "The scorepad API").
 
 Thin adapters: access checks in scorepad.access, every change through scorepad.services

@@ -27,8 +27,8 @@ from .scorepad_serializers import ERRORS_4XX
     responses={200: sp.PlayerStatsOut, **ERRORS_4XX},
     summary="A player's statistics over every session of their group they sat at",
     description=lazy(lambda: (
-        "Derived from the stored deals (see README, 'Looking back'). The top-level names "
-        "sum the game families; " + ", ".join(f"`{g.STATS_KEY}`" for g in games.registered())
+        "Derived from the stored deals (see docs/using.md, 'Looking back'). The top-level "
+        "names sum the game families; " + ", ".join(f"`{g.STATS_KEY}`" for g in games.registered())
         + " hold each family's figures. A player linked to your own account also carries "
         "`across_groups`."), str)(),
 )

@@ -3,7 +3,7 @@
 The file names players by their *names* (never database ids) and carries everything needed
 to reproduce a session exactly: game, preset and frozen rules, seats in order, the first
 dealer, stake and currency, status, every deal as recorded (with its number and version)
-and the whole change history. README.md ("Export, import and backups") describes the format
+and the whole change history. docs/export.md ("Export, import and backups") describes the format
 and what stays compatible.
 
 Importing is a replay: every deal goes through the same shape checks and the same game

@@ -2,7 +2,7 @@
 forgotten one (a staff member's one-time link, or a mail), logging out everywhere.
 
 Nobody but the account itself and the site's staff sets its password: a group's owner
-cannot (README.md, "Forgotten passwords"; docs/deploy.md, "Account recovery").
+cannot (docs/using.md, "Forgotten passwords"; docs/deploy.md, "Account recovery").
 
 Django's own views do most of the work; each password change here also rotates the
 account's API token and ends its other login sessions (scorepad/accounts.py).

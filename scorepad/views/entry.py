@@ -56,7 +56,7 @@ def deal_check(request: HttpRequest, session_id: int) -> HttpResponse:
 def deal_create(request: HttpRequest, session_id: int) -> HttpResponse:
     owner = request.headers.get(htmx_answers.OWNER_HEADER)
     if owner is not None and owner != accounts.phone_owner(user=request.user):
-        # kept on a shared phone by another account (README, "On the phone"): never
+        # kept on a shared phone by another account (docs/using.md, "On the phone"): never
         # recorded under this one, not even as the replay of an idempotency key
         return htmx_answers.not_yours()
     loaded = Loaded.of(session_for(request.user, session_id, WRITE))

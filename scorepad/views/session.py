@@ -302,7 +302,7 @@ def watch_board(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_safe
 def card_page(request: HttpRequest, session_id: int) -> HttpResponse:
-    """The evening's card to share (README.md, "The evening's card"): the picture, a
+    """The evening's card to share (docs/using.md, "The evening's card"): the picture, a
     *Share the evening* button (the phone's share sheet with the picture where it takes
     files, else a download), the picture to download, and the same words as text."""
     session = session_for(request.user, session_id, READ)

@@ -1,4 +1,4 @@
-"""The installed app started without a network (README, "On the phone"): the start page
+"""The installed app started without a network (docs/using.md, "On the phone"): the start page
 lists the sessions this phone holds for the account logged in, with when each was last
 seen and, where deals wait in the outbox, "provisional" with their count; a tap opens the
 copy. Another account on the same phone sees none of them; with nothing held the page

@@ -70,7 +70,7 @@ def test_the_ratings_show_as_tables_and_charts_with_season_filters_on_a_phone(
     assert [float(v) for v in values] == sorted((float(v) for v in values), reverse=True)
     _fits(phone, "ratings-all-time")
     phone.locator("#ratings-muller_matz").screenshot(
-        path=str(SCREENSHOTS / "readme-ratings.png"))  # README's picture of the ratings
+        path=str(SCREENSHOTS / "readme-ratings.png"))  # docs/using.md's picture of the ratings
 
     all_time = phone.get_by_role("link", name="All time")
     expect(all_time).to_have_attribute("aria-current", "page")
@@ -100,7 +100,7 @@ def test_the_evening_gets_a_name_a_date_and_a_note_on_the_session_page(
     expect(phone.locator("#about .session-date")).to_have_text("23 November 2025")
     expect(phone.locator("#about .session-note")).to_contain_text("Nächstes Mal wieder!")
     _fits(phone, "session-about")
-    about.get_by_text("Name, date and note").click()  # the form, as the README shows it
+    about.get_by_text("Name, date and note").click()  # the form, as docs/using.md shows it
     about.screenshot(path=str(SCREENSHOTS / "readme-evening.png"))
 
     about.get_by_label("Date").fill("")

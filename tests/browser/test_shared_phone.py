@@ -1,4 +1,4 @@
-"""One phone, several accounts (README, "On the phone"): the deals one account kept offline
+"""One phone, several accounts (docs/using.md, "On the phone"): the deals one account kept offline
 wait for that account, and logging out (here, everywhere, by a password change or from
 afar) leaves none of its pages to the next one."""
 

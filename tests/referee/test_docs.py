@@ -663,7 +663,8 @@ def test_every_link_inside_the_document_leads_to_a_heading():
 # --- nobody is sent to files a clone does not have -----------------------------------
 
 
-@pytest.mark.parametrize("path", ["README.md", "docs/rules.md"])
+@pytest.mark.parametrize("path", ["README.md", "bench/README.md", *sorted(
+    f"docs/{p.name}" for p in (PROJECT / "docs").glob("*.md"))])
 def test_the_documents_send_nobody_to_the_specification_files_a_clone_lacks(path):
     text = (PROJECT / path).read_text(encoding="utf-8")
     assert re.findall(r"RULES\.md|API\.md|\.\./shared|/work/shared", text) == []

@@ -1,4 +1,4 @@
-"""Points of README.md, "The scorepad API", that an outside audit found answered
+"""Points of docs/api.md, "The scorepad API", that an outside audit found answered
 differently: every write takes an Idempotency-Key (registration too), open endpoints
 ignore a stale token, ``?format=`` wins over the Accept header."""
 

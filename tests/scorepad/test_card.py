@@ -1,4 +1,4 @@
-"""The evening's card (README.md, "The evening's card"): a PNG 1080 px wide, light and
+"""The evening's card (docs/using.md, "The evening's card"): a PNG 1080 px wide, light and
 dark, in German, English and Hungarian, for every game; every name drawn whole (measured,
 never cut), for the members and by watch link."""
 

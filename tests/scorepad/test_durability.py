@@ -83,10 +83,11 @@ def test_backup_into_a_missing_folder_prints_no_traceback(tmp_path):
     assert "missing" in result.stderr
 
 
-def test_the_documented_cron_line_writes_the_backup_to_a_file():
-    text = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize("document", ["deploy.md", "export.md"])
+def test_the_documented_cron_line_writes_the_backup_to_a_file(document):
+    text = (ROOT / "docs" / document).read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if "manage.py backup" in line
              and line.strip().startswith(("0 ", "1", "2", "3", "4", "5", "*"))]
-    assert lines, "no cron line for the backup in docs/deploy.md"
+    assert lines, f"no cron line for the backup in docs/{document}"
     for line in lines:
         assert "--output" in line, line

@@ -150,7 +150,7 @@ def test_without_a_stake_there_is_no_money(api, owner):
 
 @pytest.mark.parametrize("game", ["mura", "muller_matz"])
 def test_the_scoreboard_keeps_its_balances_without_a_stake(api, owner, game):
-    """Mura and Müller Matz scoreboards always carry balances (README.md,
+    """Mura and Müller Matz scoreboards always carry balances (docs/api.md,
     "The scorepad API"): all zero without a stake."""
     sid = start(api, owner, game)["id"]
     board = call(api, "get", f"/api/v1/sessions/{sid}/scoreboard").json()

@@ -1,4 +1,4 @@
-"""Export, import and backup (README.md, "Export, import and backups").
+"""Export, import and backup (docs/export.md, "Export, import and backups").
 
 The central promise: export → import into an empty group → export again gives the same
 file (apart from ids and the export time), and the scoreboards, deals and history are
@@ -477,7 +477,7 @@ def test_the_api_imports_a_session_into_a_group(anna, table):
 
 
 def test_the_export_posted_back_as_it_is_comes_back_as_a_session(anna, table):
-    """README.md, "Downloads and uploads": POST /sessions/import takes an export back. The
+    """docs/export.md, "Downloads and uploads": POST /sessions/import takes an export back. The
     file alone, without a wrapper, goes into the group it came from (a copy, since that
     group holds it still), or into ?group=."""
     client = phone_of(anna)

@@ -1,4 +1,4 @@
-"""Ratings across a season (README.md, "Ratings across a season"; docs/rules.md,
+"""Ratings across a season (docs/using.md, "Ratings across a season"; docs/rules.md,
 "Ratings"): openskill's Bradley-Terry model (full pairing) over every finished game's
 places, per group and game family, recomputed when a correction changes a finished game,
 and the same whether served from the cache after each change or computed from nothing."""

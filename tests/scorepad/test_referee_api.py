@@ -1,4 +1,4 @@
-"""The stateless referee API (README.md, "The referee API"): examples, 400s, 422s, languages."""
+"""The stateless referee API (docs/api.md, "The referee API"): examples, 400s, 422s, languages."""
 
 from __future__ import annotations
 

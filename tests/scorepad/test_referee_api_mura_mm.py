@@ -1,4 +1,4 @@
-"""The referee API for Mura and Müller Matz (README.md, "The referee API"), beyond the worked
+"""The referee API for Mura and Müller Matz (docs/api.md, "The referee API"), beyond the worked
 examples."""
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ DOMAIN_400 = {
 #: 3.0 has no way to bound an object's keys or to compare two fields), so that 400 is not
 #: held against it here. Each is a gap, not an allowance: nothing else of the operation is
 #: excused; and each is told to the API's readers (checked below):
-#: README.md, "What the schema cannot say".
+#: docs/api.md, "What the schema cannot say".
 KNOWN_GAPS = {
     ("POST", "/api/v1/groups/{group_id}/import", "*"):
         "an export file's contents are the importer's to check, not described in the schema",
@@ -307,12 +307,12 @@ def test_no_request_the_schema_allows_is_refused_for_its_shape(operations, world
 
 
 def test_every_rule_the_schema_cannot_state_is_told_to_the_apis_readers():
-    """Each field of DOMAIN_400 and KNOWN_GAPS is named in README.md's "What the schema
+    """Each field of DOMAIN_400 and KNOWN_GAPS is named in docs/api.md's "What the schema
     cannot say" (an imported file's contents by the importer's section)."""
     from tests.conftest import ROOT
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    told = readme[readme.index("### What the schema cannot say"):]
+    api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    told = api[api.index("### What the schema cannot say"):]
     told = re.sub(r"\s+", " ", told[:told.index("\n### ", 1)])
     missing = []
     for method, path, field in [*DOMAIN_400, *KNOWN_GAPS]:

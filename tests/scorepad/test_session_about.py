@@ -1,4 +1,4 @@
-"""A session's name, date and note (README.md, "Sessions with a name, a date and a note"):
+"""A session's name, date and note (docs/using.md, "Sessions with a name, a date and a note"):
 editable on the session page by those who may write, shown in the lists, in the API, kept
 in exports, imports and backups; a bad one is refused naming its field, in the
 request's language."""

@@ -1,4 +1,4 @@
-"""The scorepad API (README.md, "The scorepad API"): accounts, groups, sessions, deals,
+"""The scorepad API (docs/api.md, "The scorepad API"): accounts, groups, sessions, deals,
 scoreboard, history."""
 
 from __future__ import annotations

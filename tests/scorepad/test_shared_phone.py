@@ -1,4 +1,4 @@
-"""A phone shared by several accounts (README, "On the phone"): every page names the
+"""A phone shared by several accounts (docs/using.md, "On the phone"): every page names the
 account it was rendered for, so that the phone keeps each account's deals and page copies
 apart, and the server refuses a deal kept on the phone for another account than the one
 logged in now."""
