@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
@@ -139,7 +140,7 @@ class AccountRequired(IsAuthenticated):
     (401 to nobody, 403 to a guest or a table's phone, should either ever be known here;
     AccountSessionAuthentication makes a guest nobody already)."""
 
-    message = _("This needs an account.")
+    message = gettext_lazy("This needs an account.")  # in the language of each request
 
     def has_permission(self, request: Any, view: Any) -> bool:
         from scorepad.guests import is_account

@@ -220,6 +220,7 @@ def test_the_api_knows_no_guest_for_tournaments():
 def test_even_a_guest_the_api_knew_would_be_refused_what_needs_an_account():
     """AccountRequired, the API's side of account_required: should a guest ever be
     somebody to the API (it is nobody to it now), groups and tournaments stay closed."""
+    from django.utils import translation
     from rest_framework.test import APIRequestFactory, force_authenticate
 
     from scorepad.api import group_views, tournament_views
@@ -231,7 +232,10 @@ def test_even_a_guest_the_api_knew_would_be_refused_what_needs_an_account():
                        (group_views.groups, "/api/v1/groups/")):
         request = factory.get(path)
         force_authenticate(request, user=guest)
-        assert view(request).status_code == 403, path
+        with translation.override("de"):
+            answer = view(request)
+        assert answer.status_code == 403, path
+        assert answer.data["detail"] == "Dafür brauchst du ein Konto.", path  # in its words
 
 
 def test_a_guests_past_sessions_offer_nothing_that_needs_an_account():
