@@ -15,7 +15,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad import services, stats
+from scorepad import rosters, services, stats
 from scorepad.models import Session
 
 from ..strength import examples
@@ -230,6 +230,15 @@ def test_a_group_that_played_mulatschak_only_shows_no_other_games_figures(anna, 
     assert _headings(page)[-2:] == ["Mura", "Zeros"]
     assert "Zeros: the deals without a trick" in page
     assert '<p class="stat-game">Mura</p>' in _card(page, "Anna")
+
+
+def test_a_group_without_sessions_shows_no_games_figures(anna, logged_in):
+    group = group_with(anna)
+    rosters.player_add(group=group, name="Anna")
+    page = _stats_page(logged_in, group)
+    assert _headings(page) == ["Player", "Sessions"]
+    card = _card(page, "Anna")
+    assert "0 sessions" in card and "<dt>" not in card and "<details" not in card
 
 
 def test_a_players_card_shows_the_figures_that_matter_and_the_rest_a_tap_away(anna,
