@@ -201,6 +201,17 @@ def columns(table: str, of: Sequence[games.Game] | None = None
             for column in game.STATS_COLUMNS if table in column.tables]
 
 
+def spans(table: str, of: Sequence[games.Game]) -> list[tuple[str, int]]:
+    """The games over a statistics table's columns: each title, and how many columns are
+    its (the games ``of`` that have any)."""
+    out = []
+    for game in of:
+        count = len(columns(table, [game]))
+        if count:
+            out.append((game.TITLE, count))
+    return out
+
+
 def cells(figures: dict[str, Any], table: str, of: Sequence[games.Game] | None = None
           ) -> list[dict[str, Any]]:
     """A row of a statistics table: each game column's kind and value (of the games

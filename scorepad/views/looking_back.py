@@ -165,6 +165,7 @@ def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
     names = {str(p.pk): p.name for p in players}
     return render(request, "scorepad/group_stats.html", {
         "group": group, "table": table, "sort": sort, "columns": columns,
+        "spans": stats.spans("group", shown),
         "chart": chart, "wins": wins, "labels": labels,
         "note": games.stats_note(shown), "chart_title": games.chart_title("wins"),
         "season": season, "since": since,

@@ -3,7 +3,7 @@
 // fits.js finds what leaves the screen; this finds a figure that fits but stands apart from
 // what names it:
 //   1. a table's cell whose text is not horizontally inside its column's heading, or stands
-//      above it (a shown table, one cell per heading; the first row of its head);
+//      above it (a shown table, one cell per heading; the last row of its head);
 //   2. a figure of a card (``article dl > div``: its label ``dt``, its value ``dd``) whose
 //      label or value leaves the figure's box, a value above its label, a figure outside its
 //      card, two figures of a card over each other, or a card without a shown heading.
@@ -29,7 +29,7 @@
   // 1. tables
   for (const table of document.querySelectorAll('main table')) {
     if (!shown(table)) continue;
-    const head = table.querySelector('thead tr');
+    const head = [...table.querySelectorAll('thead tr')].pop();
     if (!head) continue;
     const heads = [...head.children];
     for (const row of table.querySelectorAll('tbody tr')) {

@@ -228,6 +228,8 @@ def test_a_group_that_played_mulatschak_only_shows_no_other_games_figures(anna, 
     script_mura(group, anna)
     page = _stats_page(logged_in, group)
     assert _headings(page)[-2:] == ["Mura", "Zeros"]
+    assert re.findall(r'<th scope="colgroup" colspan="(\d+)">([^<]+)</th>', page) == [
+        ("7", "Mulatschak"), ("2", "Mura")]   # each game over its columns
     assert "Zeros: the deals without a trick" in page
     assert '<p class="stat-game">Mura</p>' in _card(page, "Anna")
 
