@@ -184,17 +184,58 @@ def person_stats(players: Sequence[Player]) -> dict[str, Any]:
     return player_stats([str(p.pk) for p in players], records) | {"groups": groups}
 
 
-def columns(table: str) -> list[tuple[str, Column]]:
+def played(records: Iterable[SessionRecord]) -> list[games.Game]:
+    """The games these sessions played, in the registry's order: a table shows only their
+    figures (another game's would be a column of zeros)."""
+    names = {record.session.game for record in records}
+    return [game for game in games.registered() if game.NAME in names]
+
+
+def columns(table: str, of: Sequence[games.Game] | None = None
+            ) -> list[tuple[str, Column]]:
     """The games' columns of a statistics table (``group`` or ``person``), in the
-    registry's order, each with the key of its game's figures."""
-    return [(game.STATS_KEY, column) for game in games.registered()
+    registry's order, each with the key of its game's figures: of every game, or of the
+    games ``of``."""
+    chosen = games.registered() if of is None else of
+    return [(game.STATS_KEY, column) for game in chosen
             for column in game.STATS_COLUMNS if table in column.tables]
 
 
-def cells(figures: dict[str, Any], table: str) -> list[dict[str, Any]]:
-    """A row of a statistics table: each game column's kind and value."""
-    return [{"key": column.key, "kind": column.kind, "value": figures[key][column.key]}
-            for key, column in columns(table)]
+def spans(table: str, of: Sequence[games.Game]) -> list[tuple[str, int]]:
+    """The games over a statistics table's columns: each title, and how many columns are
+    its (the games ``of`` that have any)."""
+    out = []
+    for game in of:
+        count = len(columns(table, [game]))
+        if count:
+            out.append((game.TITLE, count))
+    return out
+
+
+def cells(figures: dict[str, Any], table: str, of: Sequence[games.Game] | None = None
+          ) -> list[dict[str, Any]]:
+    """A row of a statistics table: each game column's kind and value (of the games
+    ``of``, or of every game)."""
+    return [_cell(figures[key], column) for key, column in columns(table, of)]
+
+
+def _cell(figures: dict[str, Any], column: Column) -> dict[str, Any]:
+    return {"key": column.key, "kind": column.kind, "value": figures[column.key],
+            "label": column.label, "headline": column.headline}
+
+
+def parts(figures: dict[str, Any], table: str, of: Sequence[games.Game]
+          ) -> list[dict[str, Any]]:
+    """A player's figures game by game, as a phone shows them on the player's card: each
+    game's title, its headline figures (``Column.headline``) and the others."""
+    out = []
+    for game in of:
+        shown = [_cell(figures[game.STATS_KEY], column) for column in game.STATS_COLUMNS
+                 if table in column.tables]
+        out.append({"title": game.TITLE,
+                    "headline": [cell for cell in shown if cell["headline"]],
+                    "more": [cell for cell in shown if not cell["headline"]]})
+    return out
 
 
 @games.derived
@@ -206,14 +247,18 @@ def table_columns() -> tuple[str, ...]:
 
 def group_table(players: Sequence[Player], records: Sequence[SessionRecord],
                 sort: str = "name", descending: bool = False) -> list[dict[str, Any]]:
-    """One row of key figures per player of the group, sorted by a column."""
+    """One row of key figures per player of the group, sorted by a column: the figures of
+    the games these sessions played (``cells``; ``parts``: game by game), and every
+    game's by its key, to sort by."""
+    shown = played(records)
     rows = []
     for p in players:
         st = player_stats(str(p.pk), records)
-        row_cells = cells(st, "group")
+        by_game = parts(st, "group", shown)
         rows.append({"player": p, "name": p.name, "sessions": st["sessions"],
-                     "money": st["money"], "cells": row_cells}
-                    | {cell["key"]: cell["value"] for cell in row_cells})
+                     "money": st["money"], "cells": cells(st, "group", shown),
+                     "parts": by_game, "more": any(part["more"] for part in by_game)}
+                    | {cell["key"]: cell["value"] for cell in cells(st, "group")})
     if sort not in table_columns():
         sort = "name"
 

@@ -308,11 +308,11 @@ def stake_label() -> str:
     return gettext("Stake per {units}").format(units=units)
 
 
-def stats_note() -> str:
-    """The note on the group's statistics table: each game's on its figures, then how to
-    sort it."""
-    return " ".join([*(str(game.STATS_NOTE) for game in registered() if game.STATS_NOTE),
-                     gettext("Tap a column to sort.")])
+def stats_note(of: Sequence[Game] | None = None) -> str:
+    """The note on the group's statistics: each game's on its figures (of every game, or
+    of the games ``of``: those whose figures are shown)."""
+    chosen = registered() if of is None else of
+    return " ".join(str(game.STATS_NOTE) for game in chosen if game.STATS_NOTE)
 
 
 #: The shared charts of the statistics pages, titled by the games whose figures they draw

@@ -53,13 +53,16 @@ class Money:
 class Column:
     """One of a game's figures in the statistics tables: ``key`` in the game's figures
     (``stats_finish``), its heading, how it is shown (``count``; ``rate``, a share shown
-    in per cent; ``number``, "–" when there is none) and on which tables (``group``: the
-    group's players; ``person``: one's own figures, group by group)."""
+    in per cent; ``number``, "–" when there is none), on which tables (``group``: the
+    group's players; ``person``: one's own figures, group by group) and whether it is one
+    of the few that matter most (``headline``): a phone shows those on each player's card
+    and the others a tap away."""
 
     key: str
     label: Any  # lazy text
     kind: str = "count"
     tables: tuple[str, ...] = ("group", "person")
+    headline: bool = False
 
 
 def stake_of(session: Session) -> Decimal:

@@ -159,19 +159,21 @@ def group_stats(request: HttpRequest, group_id: int) -> HttpResponse:
         {name: charts.plain(values) for name, values in wins.items() if values[-1] > 0},
         x_labels={float(i + 1): label for i, label in enumerate(labels)},
     )
+    shown = stats.played(records)
     columns = [("name", _("Player")), ("sessions", _("Sessions")),
-               *((column.key, column.label) for _key, column in stats.columns("group"))]
+               *((column.key, column.label) for _key, column in stats.columns("group", shown))]
     names = {str(p.pk): p.name for p in players}
     return render(request, "scorepad/group_stats.html", {
         "group": group, "table": table, "sort": sort, "columns": columns,
+        "spans": stats.spans("group", shown),
         "chart": chart, "wins": wins, "labels": labels,
-        "note": games.stats_note(), "chart_title": games.chart_title("wins"),
+        "note": games.stats_note(shown), "chart_title": games.chart_title("wins"),
         "season": season, "since": since,
         "seasons": [("month", _("This month")), ("year", _("This year")),
                     ("all", _("All time"))],
         "rated": [_rated_family(group, game, since, names)
                   for game in ratings.families(group)],
-        "model": ratings.MODEL_NAME, "trend_games": ratings.TREND_GAMES,
+        "trend_games": ratings.TREND_GAMES,
     })
 
 

@@ -72,8 +72,10 @@ def test_history_sheet_chart_and_statistics_fit_a_phone(live_server, phone, even
 
     phone.goto(f"{live_server.url}/groups/{group.pk}/stats/")
     expect(phone.get_by_role("heading", level=1)).to_have_text("Player statistics")
-    phone.get_by_role("link", name="Win rate").click()
-    expect(phone).to_have_url(f"{live_server.url}/groups/{group.pk}/stats/?sort=win_rate")
+    phone.get_by_label("Sort by").select_option("-win_rate")   # a phone sorts the cards
+    phone.get_by_role("button", name="Sort", exact=True).click()
+    expect(phone).to_have_url(f"{live_server.url}/groups/{group.pk}/stats/?sort=-win_rate")
+    expect(phone.locator("article.stat-card").first).to_contain_text("Anna")
     expect(phone.get_by_role("img", name="Line chart of Mulatschak games won so far")
            ).to_be_visible()
     _fits(phone)

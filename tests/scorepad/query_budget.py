@@ -44,6 +44,7 @@ CALLS = [
     Call("dashboard", "get", "/", 4),  # its pending invitations: one more
     Call("groups", "get", "/groups/", 2),
     Call("group", "get", "/groups/{group}/", 8),  # the role read once, invitations for owners
+    Call("group statistics", "get", "/groups/{group}/stats/", 12),  # cards and table: one read
     Call("session list", "get", "/sessions/", 2),
     Call("start a session", "get", "/sessions/new/", 7),
     # a miss: the account, the session row with the role, its state with the last number

@@ -15,7 +15,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad import services, stats
+from scorepad import rosters, services, stats
 from scorepad.models import Session
 
 from ..strength import examples
@@ -197,6 +197,74 @@ def test_the_group_statistics_list_every_player_and_sort(anna, logged_in):
     assert order == ["Cilli", "Bert", "Dominik", "Anna"]
     assert 'aria-sort="descending"' in page
     assert logged_in.get(url, {"sort": "drop table"}).status_code == 200
+
+
+def _stats_page(client: Client, group: Any, **query: str) -> str:
+    url = reverse("scorepad:group_stats", args=[group.pk])
+    return client.get(url, query).content.decode()
+
+
+def _headings(page: str) -> list[str]:
+    """The headings of the statistics table's columns."""
+    table = page.split('class="sheet stats-table"')[1].split("</thead>")[0]
+    return re.findall(r'<a href="\?sort=[^"]*">([^<]+)</a>', table)
+
+
+def _card(page: str, name: str) -> str:
+    """The player's card (a phone's view of their row)."""
+    cards = re.findall(r'<article class="stat-card".*?</article>', page, re.S)
+    return next(card for card in cards if f'<span class="pname">{name}</span>' in card)
+
+
+def test_a_group_that_played_mulatschak_only_shows_no_other_games_figures(anna, logged_in):
+    group = group_with(anna)
+    script_mulatschak(group, anna)
+    page = _stats_page(logged_in, group)
+    assert _headings(page) == ["Player", "Sessions", "Games", "Wins", "Win rate",
+                               "Points per deal", "Bids made", "Muli made", "Stayed home"]
+    card = _card(page, "Anna")
+    assert "<dt>Wins</dt>" in card and "Zeros" not in card and "Müller Matz" not in card
+    assert "Zeros: the deals without a trick" not in page   # Mura's note on its figures
+    script_mura(group, anna)
+    page = _stats_page(logged_in, group)
+    assert _headings(page)[-2:] == ["Mura", "Zeros"]
+    assert re.findall(r'<th scope="colgroup" colspan="(\d+)">([^<]+)</th>', page) == [
+        ("7", "Mulatschak"), ("2", "Mura")]   # each game over its columns
+    assert "Zeros: the deals without a trick" in page
+    assert '<p class="stat-game">Mura</p>' in _card(page, "Anna")
+
+
+def test_a_group_without_sessions_shows_no_games_figures(anna, logged_in):
+    group = group_with(anna)
+    rosters.player_add(group=group, name="Anna")
+    page = _stats_page(logged_in, group)
+    assert _headings(page) == ["Player", "Sessions"]
+    card = _card(page, "Anna")
+    assert "0 sessions" in card and "<dt>" not in card and "<details" not in card
+
+
+def test_a_players_card_shows_the_figures_that_matter_and_the_rest_a_tap_away(anna,
+                                                                               logged_in):
+    group = group_with(anna)
+    script_mulatschak(group, anna)
+    card = _card(_stats_page(logged_in, group), "Anna")
+    first, more = card.split("<details")
+    assert "1 session" in first
+    assert re.findall(r"<dt>([^<]+)</dt>", first) == ["Wins", "Points per deal", "Bids made"]
+    assert re.findall(r"<dt>([^<]+)</dt>", more) == ["Games", "Win rate", "Muli made",
+                                                     "Stayed home"]
+    assert "<dt>Points per deal</dt><dd>-4.38</dd>" in first
+
+
+def test_the_phones_sort_form_keeps_the_season_and_shows_the_order(anna, logged_in):
+    group = group_with(anna)
+    script_mulatschak(group, anna)
+    page = _stats_page(logged_in, group, sort="-wins", season="year")
+    form = page.split('class="stat-sort')[1].split("</form>")[0]
+    assert '<input type="hidden" name="season" value="year">' in form
+    assert re.findall(r'<option value="([^"]+)" selected>', form) == ["-wins"]
+    names = re.findall(r'<article class="stat-card".*?class="pname">(\w+)<', page, re.S)
+    assert names[0] == "Anna"
 
 
 def test_the_player_page_shows_the_figures(anna, logged_in):

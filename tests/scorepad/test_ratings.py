@@ -262,7 +262,8 @@ def test_the_group_statistics_show_a_table_and_a_chart_per_family(anna, phone):
     assert 'class="sheet ratings-table"' in page and 'id="ratings-mulatschak"' in page
     assert 'aria-labelledby="ratings-mulatschak-t ratings-mulatschak-d"' in page
     assert page.count('class="chart-svg"') == 2  # the games won, and the ratings
-    assert "openskill BradleyTerryFull" in page
+    assert "a skill estimate from who beat whom" in page   # in players' words:
+    assert "BradleyTerryFull" not in page and "σ" not in page   # the model is in docs/rules.md
 
 
 @pytest.mark.parametrize(("season", "shown"), [("all", True), ("year", False),

@@ -217,6 +217,36 @@ def test_the_group_table_sorts_by_any_column(history):
     assert stats.group_table(players, records, "nonsense")[0]["name"] == "Anna"
 
 
+def test_the_group_table_shows_the_figures_of_the_games_played_only(history):
+    players = list(history["group"].players.all())
+    mulatschak_only = stats.load(Session.objects.filter(group=history["group"], game="mulatschak"))
+    row = stats.group_table(players, mulatschak_only)[0]
+    assert [part["title"] for part in row["parts"]] == ["Mulatschak"]
+    assert {cell["key"] for cell in row["cells"]} == {
+        "games", "wins", "win_rate", "points_per_deal", "made_rate", "muli_made", "stayed_home"}
+    assert row["zeros"] == 0 and row["mm_losses"] == 0   # another game's, still to sort by
+    every = stats.load(Session.objects.filter(group=history["group"]))
+    row = stats.group_table(players, every)[0]
+    assert [part["title"] for part in row["parts"]] == ["Mulatschak", "Mura", "Müller Matz"]
+
+
+def test_a_players_card_puts_each_games_headline_figures_first(history):
+    records = stats.load(Session.objects.filter(group=history["group"]))
+    anna = stats.group_table(list(history["group"].players.all()), records)[0]
+    mulatschak, mura, matz = anna["parts"]
+    assert [c["key"] for c in mulatschak["headline"]] == ["wins", "points_per_deal",
+                                                          "made_rate"]
+    assert [c["key"] for c in mulatschak["more"]] == ["games", "win_rate", "muli_made",
+                                                      "stayed_home"]
+    assert [(c["key"], c["value"]) for c in mura["headline"]] == [("mura", 6), ("zeros", 0)]
+    assert [(c["key"], c["value"]) for c in matz["headline"]] == [("mm_losses", 1)]
+    assert anna["more"] and not mura["more"] and not matz["more"]
+
+
+def test_no_game_is_played_by_sessions_that_are_none():
+    assert stats.played([]) == []
+
+
 def test_the_api_answers_every_contract_name(history):
     client = Client()
     client.force_login(history["who"])

@@ -27,10 +27,10 @@ STATS_KEY = "mulatschak"
 #: Its figures in the statistics tables (the group's, and one's own).
 STATS_COLUMNS = (
     Column("games", gettext_lazy("Games"), tables=("group",)),
-    Column("wins", gettext_lazy("Wins"), tables=("group",)),
+    Column("wins", gettext_lazy("Wins"), tables=("group",), headline=True),
     Column("win_rate", gettext_lazy("Win rate"), "rate"),
-    Column("points_per_deal", gettext_lazy("Points per deal"), "number"),
-    Column("made_rate", gettext_lazy("Bids made"), "rate"),
+    Column("points_per_deal", gettext_lazy("Points per deal"), "number", headline=True),
+    Column("made_rate", gettext_lazy("Bids made"), "rate", headline=True),
     Column("muli_made", gettext_lazy("Muli made"), tables=("group",)),
     Column("stayed_home", gettext_lazy("Stayed home"), tables=("group",)),
 )

@@ -189,8 +189,7 @@ RULE_HELP: dict[str, Any] = {
 #: titles of the shared charts its figures are drawn in (``won_games``, ``session_points``).
 ABOUT = pgettext_lazy("keeps the score of", "Mulatschak, Muli and Murln")
 STAKE_UNIT = pgettext_lazy("stake per", "point")
-STATS_NOTE = _("Mulatschak figures unless the column names another game. Points per deal: "
-               "lower is better (scores count down).")
+STATS_NOTE = _("Points per deal: lower is better (scores count down).")
 CHART_TITLES: dict[str, Any] = {
     "wins": _("Line chart of Mulatschak games won so far"),
     "points": _("Line chart of Mulatschak points per session"),

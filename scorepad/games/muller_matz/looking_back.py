@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 STATS_KEY = "muller_matz"
 #: Its figures in the statistics tables (the group's, and one's own).
-STATS_COLUMNS = (Column("mm_losses", gettext_lazy("Müller Matz")),)
+STATS_COLUMNS = (Column("mm_losses", gettext_lazy("Müller Matz"), headline=True),)
 #: Its figures on the player pages (``s``: the player's figures, ``s.<STATS_KEY>`` its own).
 FIGURES_TEMPLATE = "scorepad/_figures_muller_matz.html"
 

@@ -70,10 +70,11 @@ RULE_HELP: dict[str, Any] = {
 }
 
 #: How the home page names the game, how the start form counts its stake, its note on the
-#: group's statistics table (none) and the shared charts its figures are drawn in (none).
+#: group's statistics (what its figures count) and the shared charts its figures are drawn
+#: in (none).
 ABOUT = pgettext_lazy("keeps the score of", "Müller Matz")
 STAKE_UNIT = pgettext_lazy("stake per", "lost game")
-STATS_NOTE = ""
+STATS_NOTE = _("Müller Matz: the games a player lost.")
 CHART_TITLES: dict[str, Any] = {}
 
 #: Each question the Referee page explains: the rule in one sentence and its section of

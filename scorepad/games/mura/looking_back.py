@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 
 STATS_KEY = "mura_stats"
 #: Its figures in the statistics tables (the group's, and one's own).
-STATS_COLUMNS = (Column("mura", gettext_lazy("Mura")), Column("zeros", gettext_lazy("Zeros")))
+STATS_COLUMNS = (Column("mura", gettext_lazy("Mura"), headline=True),
+                 Column("zeros", gettext_lazy("Zeros"), headline=True))
 #: Its figures on the player pages (``s``: the player's figures, ``s.<STATS_KEY>`` its own).
 FIGURES_TEMPLATE = f"scorepad/_figures_{NAME}.html"
 

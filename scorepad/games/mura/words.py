@@ -94,10 +94,12 @@ RULE_HELP: dict[str, Any] = {
 }
 
 #: How the home page names the game, how the start form counts its stake, its note on the
-#: group's statistics table (none) and the shared charts its figures are drawn in (none).
+#: group's statistics (what its figures count) and the shared charts its figures are drawn
+#: in (none).
 ABOUT = pgettext_lazy("keeps the score of", "Mura")
 STAKE_UNIT = pgettext_lazy("stake per", "mura")
-STATS_NOTE = ""
+STATS_NOTE = _("Mura: the tricks taken with too few figures. Zeros: the deals without a "
+               "trick.")
 CHART_TITLES: dict[str, Any] = {}
 
 #: Each question the Referee page explains: the rule in one sentence and its section of
