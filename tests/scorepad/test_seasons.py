@@ -452,3 +452,8 @@ def test_recording_a_deal_keeps_its_evening_out_until_it_is_closed(club, owner):
     played = evening(club, owner, ["Anna"], close=False)
     record(played, owner, sweep(played, "Bert"))
     assert standings(made)["events"] == []
+
+
+def test_cup_points_of_many_places_after_the_point_are_kept_exactly(club, owner):
+    made = season(club, owner, cup_points=[6.81791728154875e-238, 0.5])
+    assert Decimal(made.cup_points[0]) == Decimal("6.81791728154875e-238")
