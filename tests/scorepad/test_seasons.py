@@ -124,6 +124,14 @@ def test_events_are_in_date_order_then_by_id(club, owner):
     assert [e["id"] for e in standings(made)["events"]] == [first.pk, second.pk, late.pk]
 
 
+def test_a_tournament_player_who_never_played_a_round_is_not_at_the_event(club, owner):
+    made = season(club, owner, events="tournaments")
+    finished_tournament(club, owner, ["Anna"], withdrawn=("Zoe",))
+    body = standings(made)
+    assert body["events"][0]["players"] == 8
+    assert "Zoe" not in by_name(body)
+
+
 # --- a player's place at an event ----------------------------------------------------------
 
 
@@ -133,6 +141,16 @@ def test_an_evenings_places_go_by_games_won(club, owner):
     lines = by_name(standings(made))
     assert {n: line["results"][0]["place"] for n, line in lines.items()} == {
         "Anna": 1, "Bert": 2, "Cilli": 3, "Dominik": 3}
+
+
+def test_players_equal_at_an_evening_share_the_place_as_in_sport(club, owner):
+    made = season(club, owner)
+    evening(club, owner, ["Anna", "Anna", "Bert", "Cilli"])
+    lines = by_name(standings(made))
+    assert {n: line["results"][0]["place"] for n, line in lines.items()} == {
+        "Anna": 1, "Bert": 2, "Cilli": 2, "Dominik": 4}
+    # Bert and Cilli share the cup points of places 2 and 3: (20 + 16) / 2
+    assert lines["Bert"]["points"] == lines["Cilli"]["points"] == D("18.00")
 
 
 def test_the_last_unfinished_games_score_decides_between_equal_winners(club, owner):
