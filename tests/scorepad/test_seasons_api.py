@@ -292,3 +292,12 @@ def test_the_service_figures_are_decimals_with_two_places(club, owner):
     line = standings(made_season)["standings"][2]
     assert line["points"] == Decimal("14.50") and isinstance(line["average"], Decimal)
     assert seasons.season_update(made_season, {}) is made_season
+
+
+def test_head_answers_the_standings_without_a_body(api, club, owner):
+    body = made(api, club)
+    evening(club, owner, ["Anna"], at=day(1))
+    url = f"/api/v1/seasons/{body['id']}/standings"
+    get, head = api.call("get", url), api.call("head", url)
+    assert head.status_code == get.status_code == 200
+    assert head["ETag"] == get["ETag"] and head.content == b""
