@@ -162,6 +162,19 @@ def test_the_last_unfinished_games_score_decides_between_equal_winners(club, own
         "Anna": 1, "Cilli": 2, "Bert": 3, "Dominik": 3}
 
 
+def test_once_the_last_game_ended_its_losers_scores_no_longer_decide(club, owner):
+    made = season(club, owner)
+    played = evening(club, owner, [], close=False)
+    for winner in ("Cilli", "Anna", "Anna", "Anna"):  # Cilli 5; Anna 25 → −5: Cilli ends on 35
+        record(played, owner, sweep(played, winner))
+    services.session_set_status(session=played, status=Session.Status.CLOSED)
+    played.refresh_from_db()
+    assert played.state["game_over"]
+    lines = by_name(standings(made))
+    assert {n: line["results"][0]["place"] for n, line in lines.items()} == {
+        "Anna": 1, "Bert": 2, "Cilli": 2, "Dominik": 2}
+
+
 def test_every_winner_of_a_shared_game_counts_it(club, owner):
     session = evening(club, owner, ["Anna"], close=False)
     FinishedGame.objects.filter(session=session).update(summary={
