@@ -4,6 +4,6 @@ answers the standings (``standings``, ``etag``); ``services`` are the use cases.
 
 from __future__ import annotations
 
-from .reading import etag, events, standings, standings_and_etag
+from .reading import categories, etag, events, standings, standings_and_etag
 
-__all__ = ["etag", "events", "standings", "standings_and_etag"]
+__all__ = ["categories", "etag", "events", "standings", "standings_and_etag"]

@@ -148,6 +148,18 @@ def standings(season: Season, category: str = "") -> dict[str, Any]:
     return _computed(season, category)[0]
 
 
+def categories(season: Season) -> list[str]:
+    """The categories of the season's players (one spelling each, capitals aside: the
+    oldest roster player's), sorted: what a page offers to pick from."""
+    held = events(season)
+    seen: dict[str, str] = {}
+    found = (Player.objects.filter(pk__in={p for e in held for p in e.places})
+             .exclude(category="").order_by("pk").values_list("category", flat=True))
+    for category in found:
+        seen.setdefault(rosters.category_key(category), category)
+    return sorted(seen.values(), key=rosters.category_key)
+
+
 def _deal_marks(held: Sequence[Event]) -> list[tuple[str, int, int]]:
     """(kind, id, the last change of its deals) of each event: the newest entry of the
     append-only history (DealEvent) of its session, or of its tables' sessions. Every

@@ -12,7 +12,7 @@ import pytest
 from scorepad import rosters, services
 from scorepad.errors import InputError
 from scorepad.models import Deal, FinishedGame, Season, Session, Tournament
-from scorepad.seasons import etag, standings
+from scorepad.seasons import categories, etag, standings
 from scorepad.seasons import services as seasons
 from scorepad.tournaments import services as tour
 
@@ -351,6 +351,16 @@ def test_a_category_shows_its_players_alone_with_their_place_in_it(club, owner):
         ("Bert", 1), ("Dominik", 2)]
     assert len(body["events"]) == 1
     assert len(standings(made)["standings"]) == 4
+
+
+def test_the_seasons_categories_are_its_players_one_spelling_each(club, owner):
+    made = season(club, owner)
+    evening(club, owner, ["Anna"])
+    for name, category in (("Bert", "Jugend"), ("Cilli", "Damen"), ("Dominik", "JUGEND")):
+        rosters.player_categorize(player=club.players.get(name=name), category=category)
+    rosters.player_add(group=club, name="Zenzi")
+    rosters.player_categorize(player=club.players.get(name="Zenzi"), category="Senioren")
+    assert categories(made) == ["Damen", "Jugend"]
 
 
 # --- a correction moves the standings and the ETag -----------------------------------------
