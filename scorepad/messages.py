@@ -140,6 +140,9 @@ INPUT_ERRORS: dict[str, Any] = {
     "prize_place_twice": _("place {place} has a prize already"),
     "not_percent": _("must be a number more than 0 and at most 100"),
     "percents_over_100": _("the percents add up to {total}, more than 100"),
+    # seasons (docs/tournaments.md, "Seasons")
+    "cup_points_list": _("must be a list of 1 to {most} numbers"),
+    "end_before_start": _("must not be before the start"),
 }
 
 CONFLICTS: dict[str, Any] = {

@@ -118,7 +118,8 @@ class LookingBack(Protocol):
 
 class Evening(Protocol):
     """What an evening leaves: the games each player won, their points, the places of
-    each finished game (the group's ratings) and the evening's card."""
+    each finished game (the group's ratings), the evening's card and each player's place
+    at the evening (a season's event)."""
 
     def won_games(self, record: SessionRecord) -> dict[str, int] | None: ...
     def placings(self, record: SessionRecord) -> list[dict[str, int]]: ...
@@ -129,6 +130,12 @@ class Evening(Protocol):
     # players best first ({"player": id, "figure": text, "detail": text}), and "facts"
     # (lines: games, the evening's notable deals)
     def session_points(self, pid: str, record: SessionRecord) -> int | None: ...
+    def evening_places(self, session: Session, seats: Sequence[str],
+                       games: Sequence[Mapping[str, Any]]) -> dict[str, int]: ...
+    # each seated player's place at the closed evening, as a season counts it
+    # (docs/tournaments.md, "Seasons"): from the running state and the finished games'
+    # summaries (FinishedGame, in order), never from the deals; ``base.places``: equal
+    # players share (1, 2, 2, 4)
 
 
 class Pages(Protocol):

@@ -215,6 +215,15 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "api:tournament_round_close": [("post", {"force": False},
                                     row(401, 404, 403, 409, 409, 401, 401))],
     "api:tournament_ranking": [("get", None, API_MEMBERS)],
+    # seasons (docs/tournaments.md, "Seasons"): writers make and change them, members
+    # read them (deleting is tested in test_seasons_api.py: the first writer's DELETE
+    # would leave nothing for the next persona)
+    "api:group_seasons": [("get", None, API_MEMBERS),
+                          ("post", "season", row(401, 404, 403, 201, 201, 401, 401))],
+    "api:season_detail": [("get", None, API_MEMBERS),
+                          ("patch", {"name": "{persona}-s"},
+                           row(401, 404, 403, 200, 200, 401, 401))],
+    "api:season_standings": [("get", None, API_MEMBERS)],
     "api:tournament_prizes": [("get", None, API_MEMBERS)],
     # a table's result confirmed: the world's and the guest's sessions are no tournament's
     # table (404 once past the access check); the table's own is not finished yet (409,
@@ -318,7 +327,10 @@ def world() -> dict[str, Any]:
     guest_session = session_at(guest.group, guest.user)
     record(guest_session, guest.user, played("Anna", EVEN))
     people["guest"] = guest.user
+    from .season_play import season
+
     return {"people": people, "group": group, "session": session, "token": token,
+            "season": season(group, owner),
             "invite": invite, "player": anna, "invitation": invitation,
             "tournament": contest, "code": table.code,
             "own": {"guest": {"group": guest.group, "session": guest_session,
@@ -335,7 +347,8 @@ def url_of(name: str, w: dict[str, Any], persona: str = "owner") -> str:
     for key, value in (("group_id", w["group"].pk), ("session_id", w["session"].pk),
                        ("number", 1), ("player_id", w["player"].pk),
                        ("invitation_id", w["invitation"].pk),
-                       ("tournament_id", w["tournament"].pk), ("table", 1)):
+                       ("tournament_id", w["tournament"].pk), ("table", 1),
+                       ("season_id", w["season"].pk)):
         if f"<int:{key}>" in pattern:
             kwargs[key] = value
     if "<str:fmt>" in pattern:
@@ -399,6 +412,9 @@ def body_for(name: str, body: Any, persona: str, w: dict[str, Any]) -> Any:
         return {"group": w["group"].pk, "name": "T", "game": w["tournament"].game,
                 "rounds": 1, "round_ends": "deals", "deals_per_round": 2, "table_size": 4,
                 "scoring": "score", "draw": "random"}
+    if body == "season":
+        return {"name": f"{persona}'s year", "game": w["session"].game,
+                "start": "2026-01-01", "end": "2026-12-31", "events": "both"}
     if body == "session":
         return {"group": w["group"].pk, "seats": ["Anna", "Bert"], "rules": "salzburg"}
     if isinstance(body, str):

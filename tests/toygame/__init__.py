@@ -29,7 +29,7 @@ from referee.money import transfer_plan
 from referee.violations import RuleError, Violation
 from scorepad.errors import InputError, RulesBroken
 from scorepad.fields import AsStored, NameField, Shape, rules_schema, utc_datetime
-from scorepad.games.base import Column, GameRules, JsonReplayer, Money, rate, stake_of
+from scorepad.games.base import Column, GameRules, JsonReplayer, Money, places, rate, stake_of
 from scorepad.loaded import Loaded, Names, PlayerKeys, SessionRecord
 from scorepad.messages import Wording, violation_message
 
@@ -272,6 +272,13 @@ def card(record: SessionRecord) -> dict[str, Any]:
                           for p in sorted(record.seats, key=lambda p: -points[p])],
             "facts": [ngettext("{n} deal", "{n} deals", len(record.deals)).format(
                 n=len(record.deals))]}
+
+
+def evening_places(session: Any, seats: Sequence[str],
+                   games: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """A season's place at the evening: by points, the most first."""
+    points = session.state["points"]
+    return places({p: -int(points.get(p, 0)) for p in seats})
 
 
 def session_points(pid: str, record: SessionRecord) -> None:

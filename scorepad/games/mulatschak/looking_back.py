@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +18,7 @@ from ..base import Column, places, rate
 from .play import MULI_NAMES, NAME, factors_text
 
 if TYPE_CHECKING:
-    from ...models import Deal
+    from ...models import Deal, Session
 
 
 # --- looking back: statistics, the paper sheet, the chart, the CSV ----------------------------
@@ -185,6 +185,24 @@ def card(record: SessionRecord) -> dict[str, Any]:
                      % {"multiplier": biggest[0], "number": biggest[1].number,
                         "player": name(biggest[1].data.get("declarer"), "?")})
     return {"standings": standings, "facts": facts}
+
+
+def evening_places(session: Session, seats: Sequence[str],
+                   games: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """A season's place at the evening (docs/tournaments.md, "Seasons"): by games won,
+    more first (every winner of a game counts it), then by the score in the last,
+    unfinished game at the close, the lowest first (scores count down; 0 for everybody
+    when the last game ended)."""
+    won: dict[str, int] = {}
+    for game in games:
+        for winner in game.get("winners") or []:
+            won[winner] = won.get(winner, 0) + 1
+    state = session.state if isinstance(session.state, dict) else {}
+    start = int(session.rules.get("start_score", 0))
+    ended = bool(state.get("game_over"))
+    scores = state.get("scores") or {}
+    return places({p: (-won.get(p, 0), 0 if ended else int(scores.get(p, start)))
+                   for p in seats})
 
 
 def session_points(pid: str, record: SessionRecord) -> int:

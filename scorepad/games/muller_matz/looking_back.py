@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
@@ -12,7 +12,7 @@ from ...loaded import Names, SessionRecord
 from ..base import Column, places, rate
 
 if TYPE_CHECKING:
-    from ...models import Deal
+    from ...models import Deal, Session
 
 
 # --- looking back: statistics, the paper sheet, the chart, the CSV ----------------------------
@@ -99,6 +99,15 @@ def card(record: SessionRecord) -> dict[str, Any]:
     return {"standings": standings,
             "facts": [ngettext("%(n)s game played", "%(n)s games played", len(record.deals))
                       % {"n": len(record.deals)}]}
+
+
+def evening_places(session: Session, seats: Sequence[str],
+                   games: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """A season's place at the evening (docs/tournaments.md, "Seasons"): by games lost,
+    the fewest first."""
+    state = session.state if isinstance(session.state, dict) else {}
+    lost = state.get("losses") or {}
+    return places({p: int(lost.get(p, 0)) for p in seats})
 
 
 def session_points(pid: str, record: SessionRecord) -> None:

@@ -3,7 +3,7 @@ card in the history."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ from ..base import (
 from .play import NAME, PACK, seat_rules, zeros_per_mura
 
 if TYPE_CHECKING:
-    from ...models import Deal
+    from ...models import Deal, Session
 
 
 # --- looking back: statistics, the paper sheet, the chart, the CSV ----------------------------
@@ -108,6 +108,17 @@ def card(record: SessionRecord) -> dict[str, Any]:
     return {"standings": standings,
             "facts": [ngettext("%(n)s deal", "%(n)s deals", len(record.deals))
                       % {"n": len(record.deals)}]}
+
+
+def evening_places(session: Session, seats: Sequence[str],
+                   games: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """A season's place at the evening (docs/tournaments.md, "Seasons"): by penalty
+    points, mura + zeros ÷ ``zeros_per_mura`` as in the settlement, the fewest first."""
+    state = session.state if isinstance(session.state, dict) else {}
+    mura, zeros = state.get("mura") or {}, state.get("zeros") or {}
+    per_mura = zeros_per_mura(session)
+    return places({p: Fraction(int(mura.get(p, 0))) + Fraction(int(zeros.get(p, 0)), per_mura)
+                   for p in seats})
 
 
 def session_points(pid: str, record: SessionRecord) -> None:
