@@ -14,7 +14,7 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from .ids import parse_id
-from .models import Group, Membership, Player, Session, Tournament
+from .models import Group, Membership, Player, Season, Session, Tournament
 
 READ = "read"
 WRITE = "write"
@@ -200,6 +200,22 @@ def tournament_for(user: Any, tournament_id: object, need: str = READ) -> Tourna
     role = Membership.objects.filter(group_id=OuterRef("group_id"),
                                      user_id=getattr(user, "pk", None))
     found = (Tournament.objects.select_related("group").filter(pk=pk_of(tournament_id))
+             .annotate(asker_role=Subquery(role.values("role")[:1])).first())
+    if found is None or not getattr(user, "is_authenticated", False):
+        raise Http404
+    check_role(found.asker_role, need)
+    return found
+
+
+def season_for(user: Any, season_id: object, need: str = READ) -> Season:
+    """The season if the user may ``need`` its group (same answers as group_for), with
+    its group and the asker's role (``asker_role``) in one query; a table's phone sees
+    none."""
+    if is_table(user):
+        raise Http404
+    role = Membership.objects.filter(group_id=OuterRef("group_id"),
+                                     user_id=getattr(user, "pk", None))
+    found = (Season.objects.select_related("group").filter(pk=pk_of(season_id))
              .annotate(asker_role=Subquery(role.values("role")[:1])).first())
     if found is None or not getattr(user, "is_authenticated", False):
         raise Http404

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import date
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scorepad import rosters, sharing
+from scorepad.models import Season
 
 from .factories import EVEN, group_with, played, record, session_at, user
 
@@ -241,6 +243,14 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:score_slips": [("get", None, GROUP_WRITERS_200)],
     "scorepad:slip_entry": [("get", None, GROUP_WRITERS_200),
                             ("post", {}, GROUP_WRITERS_200)],
+    # a group's seasons: members read the list, the page and its CSV; its writers make,
+    # change and delete (a refused form comes back: 200)
+    "scorepad:season_list": [("get", None, GROUP_PAGE),
+                             ("post", {"name": ""}, GROUP_WRITERS_200)],
+    "scorepad:season": [("get", None, GROUP_PAGE)],
+    "scorepad:season_edit": [("get", None, GROUP_WRITERS_200),
+                             ("post", {"name": ""}, GROUP_WRITERS_200)],
+    "scorepad:season_csv": [("get", None, GROUP_PAGE)],
     # a table's phone without an account: the code's address, its form, leaving
     "scorepad:table_phone": [("get", None, row(302, 302, 302, 302, 302, 302, 302))],
     "scorepad:table_enter": [("get", None, EVERYONE_200)],
@@ -308,6 +318,8 @@ def world() -> dict[str, Any]:
     from .tournament_play import drawn, tournament
 
     contest = tournament(group, owner, players=4)
+    season = Season.objects.create(group=group, name="S", game=contest.game,
+                                   start=date(2026, 1, 1), end=date(2026, 12, 31))
     table = drawn(contest, owner).tables.get(number=1)
     record(table.session, owner, {"kind": "passed"})
     # a phone without an account, its session with a deal, and a tournament it made
@@ -320,7 +332,7 @@ def world() -> dict[str, Any]:
     people["guest"] = guest.user
     return {"people": people, "group": group, "session": session, "token": token,
             "invite": invite, "player": anna, "invitation": invitation,
-            "tournament": contest, "code": table.code,
+            "tournament": contest, "code": table.code, "season": season,
             "own": {"guest": {"group": guest.group, "session": guest_session,
                               "player": guest.group.players.get(name="Anna"),
                               "tournament": tournament(guest.group, guest.user, players=4)},
@@ -335,7 +347,8 @@ def url_of(name: str, w: dict[str, Any], persona: str = "owner") -> str:
     for key, value in (("group_id", w["group"].pk), ("session_id", w["session"].pk),
                        ("number", 1), ("player_id", w["player"].pk),
                        ("invitation_id", w["invitation"].pk),
-                       ("tournament_id", w["tournament"].pk), ("table", 1)):
+                       ("tournament_id", w["tournament"].pk), ("table", 1),
+                       ("season_id", w["season"].pk)):
         if f"<int:{key}>" in pattern:
             kwargs[key] = value
     if "<str:fmt>" in pattern:
