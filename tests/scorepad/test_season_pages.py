@@ -259,9 +259,16 @@ def test_a_category_shows_its_players_alone(phone, year):
     assert 'href="?category=Damen"' in page and 'aria-current="true">Damen' in page
 
 
-def test_the_page_asks_a_bounded_number_of_queries(phone, year, django_assert_max_num_queries):
+def test_the_page_asks_six_queries_however_many_evenings_count(
+        phone, year, anna, django_assert_max_num_queries):
+    """The season with its role, the evenings, their seats and finished games, the
+    players, the group's categories (a tournament adds its own two)."""
     phone.get(f"/seasons/{year['season'].pk}/")  # the login read once
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(6):
+        assert phone.get(f"/seasons/{year['season'].pk}/").status_code == 200
+    for day in (date(2026, 5, 5), date(2026, 6, 9), date(2026, 7, 7)):
+        evening(year["group"], anna, day)
+    with django_assert_max_num_queries(6):
         assert phone.get(f"/seasons/{year['season'].pk}/").status_code == 200
 
 
