@@ -8,6 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -104,6 +105,12 @@ def categories_of(group_id: int) -> list[str]:
     return sorted(seen.values(), key=rosters.category_key)
 
 
+def _game_title(name: str) -> str:
+    """The game's title; nothing for a game this server no longer plays (its events
+    count no more, its code is no word for a user)."""
+    return games.get(name).TITLE if name in games.names() else ""
+
+
 def _event_url(event: dict[str, Any]) -> str:
     if event["kind"] == "tournament":
         return reverse("scorepad:tournament", kwargs={"tournament_id": event["id"]})
@@ -157,13 +164,13 @@ def season_page(request: HttpRequest, season_id: int) -> HttpResponse:
     events = [{**e, "number": i, "url": _event_url(e)}
               for i, e in enumerate(data["events"], 1)]
     return render(request, "scorepad/season.html", {
-        "season": season, "group": season.group, "game_title": games.get(season.game).TITLE,
+        "season": season, "group": season.group, "game_title": _game_title(season.game),
         "events": events, "lines": _lines(data), "chart": season_chart(data),
         "chart_players": min(CHART_PLAYERS, len(data["standings"])),
         "category": category, "categories": categories_of(season.group_id),
         "can_write": season.asker_role in WRITERS,
         "csv_url": reverse("scorepad:season_csv", kwargs={"season_id": season.pk})
-        + (f"?category={category}" if category else "")})
+        + (f"?{urlencode({'category': category})}" if category else "")})
 
 
 def _number(value: Any) -> Decimal:

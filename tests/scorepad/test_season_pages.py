@@ -272,6 +272,27 @@ def test_the_page_asks_six_queries_however_many_evenings_count(
         assert phone.get(f"/seasons/{year['season'].pk}/").status_code == 200
 
 
+def test_a_season_without_events_says_so_and_draws_nothing(phone, group):
+    season = season_of(group, start=date(2030, 1, 1), end=date(2030, 12, 31))
+    page = phone.get(f"/seasons/{season.pk}/").content.decode()
+    assert "No event counts yet." in page and "Nothing to draw yet." in page
+    assert "No event of this season has been played yet." in page
+    lines = phone.get(f"/seasons/{season.pk}/standings.csv").content.decode("utf-8-sig")
+    assert lines.splitlines() == ["Place,Name,Points,Events,Wins,Average,Qualified"]
+
+
+@pytest.mark.parametrize(("category", "shown"), [("x" * 5000, 4), ("\x00", 4),
+                                                ("%ZZ", 0), ("Damen\n", 0)])
+def test_any_category_answers_a_page_everybody_for_none_that_can_be(phone, year, category,
+                                                                    shown):
+    answer = phone.get(f"/seasons/{year['season'].pk}/", {"category": category})
+    assert answer.status_code == 200
+    assert len(_figures(answer.content.decode())) == shown
+    csv_answer = phone.get(f"/seasons/{year['season'].pk}/standings.csv",
+                           {"category": category})
+    assert csv_answer.status_code == 200
+
+
 # --- the CSV --------------------------------------------------------------------------------
 
 FORMULAS = ["=1+1", "@SUM(1)", "+1", "-1"]
@@ -298,7 +319,10 @@ def test_the_csv_escapes_names_a_spreadsheet_would_run_and_keeps_numbers(phone, 
 
 
 def test_the_csv_of_a_category_holds_its_players_alone(phone, year):
-    rosters.player_categorize(player=year["group"].players.get(name="Bert"), category="Damen")
-    answer = phone.get(f"/seasons/{year['season'].pk}/standings.csv?category=Damen")
+    rosters.player_categorize(player=year["group"].players.get(name="Bert"),
+                              category="Damen & Herren")
+    page = phone.get(f"/seasons/{year['season'].pk}/?category=damen+%26+herren")
+    link = re.search(r'href="([^"]+)" download id="season-csv"', page.content.decode())
+    answer = phone.get(link.group(1).replace("&amp;", "&"))  # the page's own link
     lines = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig"))))[1:]
     assert [line[1] for line in lines] == ["Bert"]
