@@ -16,10 +16,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, Max, OuterRef
 
 from .. import games, rosters
-from ..models import Deal, FinishedGame, Player, Season, Seat, Session, Tournament
+from ..models import Deal, DealEvent, FinishedGame, Player, Season, Seat, Session, Tournament
 from ..tournaments import services as tour
 from ..tournaments.ranking import two_places
 from . import cup
@@ -31,15 +31,13 @@ EVENING = "evening"
 @dataclass(frozen=True)
 class Event:
     """One event of the season: what it is (``kind``, ``id``: what a page links), its day
-    and name, each player's place there (by roster player id), and its version (what
-    every change of its deals raises)."""
+    and name, and each player's place there (by roster player id)."""
 
     kind: str
     id: int
     date: date
     name: str
     places: Mapping[int, int]
-    version: int
 
 
 def cup_points(season: Season) -> list[Fraction]:
@@ -57,8 +55,7 @@ def _tournaments(season: Season) -> list[Event]:
         lines = tour.standings(found)
         places = {int(line.entry.player): line.place for line in lines
                   if line.rounds or line.final_table is not None}
-        out.append(Event(TOURNAMENT, found.pk, found.date, found.name, places,
-                         found.version))
+        out.append(Event(TOURNAMENT, found.pk, found.date, found.name, places))
     return out
 
 
@@ -89,7 +86,7 @@ def _evenings(season: Season) -> list[Event]:
         seated = seats.get(session.pk, [])
         places = game.evening_places(session, seated, finished.get(session.pk, []))
         out.append(Event(EVENING, session.pk, session.date, session.name or str(session),
-                         {int(p): place for p, place in places.items()}, session.version))
+                         {int(p): place for p, place in places.items()}))
     return out
 
 
@@ -151,9 +148,28 @@ def standings(season: Season, category: str = "") -> dict[str, Any]:
     return _computed(season, category)[0]
 
 
+def _deal_marks(held: Sequence[Event]) -> list[tuple[str, int, int]]:
+    """(kind, id, the last change of its deals) of each event: the newest entry of the
+    append-only history (DealEvent) of its session, or of its tables' sessions. Every
+    recorded, corrected or deleted deal adds one; nothing else does. Two queries."""
+    marks: list[tuple[str, int, int]] = []
+    evenings = [e.id for e in held if e.kind == EVENING]
+    tournaments = [e.id for e in held if e.kind == TOURNAMENT]
+    if evenings:
+        marks += [(EVENING, pk, last) for pk, last in DealEvent.objects.filter(
+            session_id__in=evenings).values_list("session_id").annotate(last=Max("id"))
+            .values_list("session_id", "last")]
+    if tournaments:
+        through = "session__tournament_table__round__tournament_id"
+        marks += [(TOURNAMENT, pk, last) for pk, last in DealEvent.objects.filter(
+            **{f"{through}__in": tournaments}).values_list(through)
+            .annotate(last=Max("id")).values_list(through, "last")]
+    return sorted(marks)
+
+
 def _etag_of(body: Mapping[str, Any], held: Sequence[Event], category: str) -> str:
-    shown = json.dumps([body, [(e.kind, e.id, e.version) for e in held],
-                        rosters.category_key(category)], default=str, sort_keys=True)
+    shown = json.dumps([body, _deal_marks(held), rosters.category_key(category)],
+                       default=str, sort_keys=True)
     return '"season-' + hashlib.blake2b(shown.encode(), digest_size=16).hexdigest() + '"'
 
 
@@ -164,7 +180,7 @@ def standings_and_etag(season: Season, category: str = "") -> tuple[dict[str, An
 
 
 def etag(season: Season, category: str = "") -> str:
-    """The standings' ETag: opaque, a hash of what they show and of their events'
-    versions (every recorded, corrected or deleted deal raises one), so that any deal's
-    correction changes it and nothing else that leaves the standings as they are does."""
+    """The standings' ETag: opaque, a hash of what they show and of the last change of
+    each event's deals, so that any deal's correction changes it (even one that leaves the
+    figures as they were) and nothing else that leaves the standings as they are does."""
     return standings_and_etag(season, category)[1]

@@ -154,9 +154,8 @@ def _kept(season: Season) -> dict[str, Any]:
 def season_create(group: Group, by: Any, fields: Mapping[str, Any]) -> Season:
     """A season of the group (``by``: who makes it); ``cup_points`` defaults to 25, 20,
     16, …, 1, ``best_of`` to none and ``min_events`` to 0."""
-    kept = {"cup_points": default_cup_points(), "best_of": None, "min_events": 0,
-            **clean_fields(fields, {})}
-    kept["cup_points"] = clean_cup_points(kept["cup_points"])
+    kept = {"cup_points": clean_cup_points(default_cup_points()), "best_of": None,
+            "min_events": 0, **clean_fields(fields, {})}
     return Season.objects.create(group=group, created_by=services.acting_account(by), **kept)
 
 

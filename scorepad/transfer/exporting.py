@@ -13,6 +13,7 @@ from .. import csvfile, games, services
 from ..games.base import stake_of
 from ..models import DealEvent, Group, Session
 from .fileformat import _envelope, _when
+from .seasons import season_json
 from .tournaments import tournament_json
 
 
@@ -84,6 +85,8 @@ def group_json(group: Group, *, links: bool = False) -> dict[str, Any]:
         "sessions": [session_json(s) for s in sessions],
         "tournaments": [tournament_json(t) for t in group.tournaments.order_by("created_at",
                                                                                "id")],
+        # docs/tournaments.md, "Seasons": their choices (the standings follow the events)
+        "seasons": [season_json(s) for s in group.seasons.order_by("created_at", "id")],
     } | extra
 
 

@@ -33,6 +33,7 @@ from .fileformat import (
     _time,
     _uid,
 )
+from .seasons import _import_season
 from .tournaments import _import_tournament
 
 # --- import: one session ---------------------------------------------------------------------
@@ -299,5 +300,9 @@ def _import_group_body(body: dict[str, Any], path: str, ctx: _Context,
         return
     for i, item in enumerate(tournaments):
         _import_tournament(item, _join(path, "tournaments", i), ctx, problems)
+    seasons = _must_list(body.get("seasons", []), _join(path, "seasons"), problems,
+                         MAX_SESSIONS)
+    for i, item in enumerate(seasons or []):
+        _import_season(item, _join(path, "seasons", i), ctx, problems)
 
 

@@ -114,6 +114,15 @@ KNOWN_GAPS = {
         ("PATCH", "/api/v1/tournaments/{tournament_id}/", "prizes.*.item")),
         "at most so many characters after Unicode normalization (NFKC: a compatibility "
         "form such as U+FDFA stands for many letters)"),
+    # seasons: docs/tournaments.md, "Seasons: what the schema cannot say"
+    **{(method, path, field): why for method, path in (
+        ("POST", "/api/v1/groups/{group_id}/seasons/"),
+        ("PATCH", "/api/v1/seasons/{season_id}/"))
+       for field, why in (
+           ("end", "not before start (two fields compared, or one with the kept one)"),
+           ("name", "at most 80 characters after Unicode normalization (NFKC)"))},
+    ("GET", "/api/v1/seasons/{season_id}/standings", "category"):
+        "at most 20 characters after Unicode normalization (NFKC)",
     ("POST", "/api/v1/sessions/", "seats"):
         "no name twice, capitals and compatibility forms aside (Unicode caseless matching)",
     ("POST", "/api/v1/referee/muller-matz/pile", "hands*"):
@@ -177,7 +186,10 @@ def world(db: Any) -> dict[str, Any]:
 
     contest = tournament(group, owner, players=5)
     drawn(contest, owner)
+    from .season_play import season
+
     return {"owner": owner, "group": group, "sessions": sessions,
+            "season": season(group, owner),
             "player": group.players.order_by("pk").first(),
             "watch": sharing.watch_link_create(session=sessions["mulatschak"]),
             "tournament": contest}
@@ -220,7 +232,7 @@ def _real_ids(case: Any, world: dict[str, Any], published: dict[str, Any]) -> No
     session = world["sessions"][_game_of(case, published)]
     real = {"group_id": world["group"].pk, "player_id": world["player"].pk,
             "session_id": session.pk, "number": 1, "token": world["watch"],
-            "tournament_id": world["tournament"].pk}
+            "tournament_id": world["tournament"].pk, "season_id": world["season"].pk}
     case.path_parameters = {name: real.get(name, value) for name, value in params.items()}
 
 
@@ -308,12 +320,16 @@ def test_no_request_the_schema_allows_is_refused_for_its_shape(operations, world
 
 def test_every_rule_the_schema_cannot_state_is_told_to_the_apis_readers():
     """Each field of DOMAIN_400 and KNOWN_GAPS is named in README.md's "What the schema
-    cannot say" (an imported file's contents by the importer's section)."""
+    cannot say" (an imported file's contents by the importer's section), or for seasons
+    in docs/tournaments.md's "Seasons: what the schema cannot say"."""
     from tests.conftest import ROOT
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     told = readme[readme.index("### What the schema cannot say"):]
-    told = re.sub(r"\s+", " ", told[:told.index("\n### ", 1)])
+    told = told[:told.index("\n### ", 1)]
+    tournaments = (ROOT / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    seasons = tournaments[tournaments.index("### Seasons: what the schema cannot say"):]
+    told = re.sub(r"\s+", " ", told + seasons[:(seasons + "\n#").index("\n#", 1)])
     missing = []
     for method, path, field in [*DOMAIN_400, *KNOWN_GAPS]:
         name = field.rsplit(".", 1)[-1].rstrip("*")

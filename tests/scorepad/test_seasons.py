@@ -452,3 +452,34 @@ def test_recording_a_deal_keeps_its_evening_out_until_it_is_closed(club, owner):
     played = evening(club, owner, ["Anna"], close=False)
     record(played, owner, sweep(played, "Bert"))
     assert standings(made)["events"] == []
+
+
+def test_cup_points_of_many_places_after_the_point_are_kept_exactly(club, owner):
+    made = season(club, owner, cup_points=[6.81791728154875e-238, 0.5])
+    assert Decimal(made.cup_points[0]) == Decimal("6.81791728154875e-238")
+
+
+def test_a_note_on_a_counted_evening_or_a_tournaments_screen_change_keeps_the_etag(club,
+                                                                                 owner):
+    made = season(club, owner)
+    played = evening(club, owner, ["Anna"], at=day(1))
+    done = finished_tournament(club, owner, ["Anna"], at=day(2))
+    tag = etag(made)
+    services.session_describe(session=played, note="Kirtag at Hofer's")
+    from scorepad.tournaments import services as tour
+    tour.tournament_change(tournament=done, screen_hides_rounds=1)
+    assert etag(made) == tag
+
+
+def test_a_correction_at_a_counted_evening_that_moves_no_figure_changes_the_etag(club,
+                                                                                owner):
+    made = season(club, owner)
+    played = evening(club, owner, ["Anna"], then="Bert")
+    before, tag = standings(made), etag(made)
+    Session.objects.filter(pk=played.pk).update(status=Session.Status.OPEN)
+    names = services.Names.of(played)
+    services.deal_correct(session=played, user=owner, number=3,
+                          data=names.deal_ids(sweep(played, "Bert")))
+    Session.objects.filter(pk=played.pk).update(status=Session.Status.CLOSED)
+    assert standings(made) == before
+    assert etag(made) != tag
