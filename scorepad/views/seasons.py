@@ -36,10 +36,14 @@ CHART_PLAYERS = charts.COLOURS
 
 def _refused(form: SeasonForm, error: InputError) -> None:
     """Each problem of the services at its field (``cup_points.3`` is the cup points'),
-    or above the form when it names none of them."""
+    or above the form when it names none of them; a field the form's own check refused
+    already (a choice none of the offered ones) keeps its own words, which name no code."""
+    own = set(form.errors)
     for problem in error.problems:
         head = problem.field.split(".", 1)[0]
-        form.add_error(head if head in form.fields else None, input_error_message(problem))
+        if head not in own:
+            form.add_error(head if head in form.fields else None,
+                           input_error_message(problem))
 
 
 def _form_context(form: SeasonForm) -> dict[str, Any]:

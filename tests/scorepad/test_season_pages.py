@@ -115,6 +115,15 @@ def test_a_best_of_that_is_no_count_is_refused_at_its_field(phone, group):
     assert not Season.objects.exists()
 
 
+@pytest.mark.parametrize("field", ["game", "events"])
+def test_a_choice_none_of_the_offered_is_refused_in_words_without_the_codes(phone, group,
+                                                                           field):
+    page = phone.post(f"/groups/{group.pk}/seasons/", form(**{field: "poker"})).content.decode()
+    error = re.search(rf'id="error-{field}" role="alert">([^<]+)<', page).group(1)
+    assert "poker" in error and "mulatschak" not in error and "evenings" not in error
+    assert not Season.objects.exists()
+
+
 def test_the_refusal_speaks_german_for_a_german_phone(phone, group):
     phone.cookies["django_language"] = "de"
     page = phone.post(f"/groups/{group.pk}/seasons/", form(name="")).content.decode()
