@@ -90,8 +90,10 @@ def test_the_season_page_shows_the_apis_standings_and_fits_a_phone(live_server, 
     season, base = club_year["season"], live_server.url
     page = new_phone(browser, locale=LOCALES[lang], scheme=scheme, width=width)
     m = Looker(page, base, f"season-{lang}-{scheme}-{width}", SHOTS, FITS)
+    looks = Looker(page, base, f"season-{lang}-{scheme}-{width}")  # taps of 44 px, contrast
     log_in(page, base, "anna")
     m.look("season", f"/seasons/{season.pk}/")
+    looks.look("season")
     api = page.request.get(f"{base}/api/v1/seasons/{season.pk}/standings").json()
     assert len(api["events"]) == 4 and [e["kind"] for e in api["events"]].count("evening") == 3
     assert shown_lines(page) == [
@@ -113,6 +115,7 @@ def test_the_season_page_shows_the_apis_standings_and_fits_a_phone(live_server, 
     assert marks == [[r["event"] + 1, r["points"], "1" if r["counted"] else "0"]
                      for r in api["standings"][0]["results"]]
     m.look("season-results")
+    looks.look("season-results")
 
     # every event listed with a link to its page
     links = page.locator(".season-events a").evaluate_all("as => as.map(a => a.pathname)")
@@ -137,7 +140,8 @@ def test_the_season_page_shows_the_apis_standings_and_fits_a_phone(live_server, 
     m.look("season-category")
     m.look("seasons", f"/groups/{club_year['group'].pk}/seasons/")
     m.look("season-edit", f"/seasons/{season.pk}/edit")
-    assert not m.problems, "\n".join(m.problems)
+    looks.look("season-edit")
+    assert not m.problems + looks.problems, "\n".join(m.problems + looks.problems)
     assert page.console_errors == []
 
 
@@ -146,6 +150,7 @@ def test_the_form_makes_a_season_refuses_an_end_before_its_start_and_changes_it(
     group, base = club_year["group"], live_server.url
     page = new_phone(browser, locale="de-AT", width=320)
     m = Looker(page, base, "season-form", SHOTS, FITS)
+    looks = Looker(page, base, "season-form")
     log_in(page, base, "anna")
     page.goto(f"{base}/groups/{group.pk}/")
     page.locator(f"a[href='/groups/{group.pk}/seasons/']").tap()
@@ -160,6 +165,7 @@ def test_the_form_makes_a_season_refuses_an_end_before_its_start_and_changes_it(
     assert page.locator("#id_end").get_attribute("aria-invalid") == "true"
     assert not Season.objects.filter(name="Herbstcup").exists()
     m.look("season-form-error")
+    looks.look("season-form-error")
 
     page.locator("#id_end").fill("2026-12-31")
     page.locator("#id_start").fill("2026-01-01")
@@ -180,7 +186,7 @@ def test_the_form_makes_a_season_refuses_an_end_before_its_start_and_changes_it(
     made.refresh_from_db()
     assert (made.cup_points, made.best_of) == (["10", "6", "3"], 1)
     assert page.url == f"{base}/seasons/{made.pk}/"
-    assert not m.problems, "\n".join(m.problems)
+    assert not m.problems + looks.problems, "\n".join(m.problems + looks.problems)
     assert page.console_errors == []
 
 
