@@ -46,10 +46,15 @@ def evening(group: Group, who: Any, winners: list[str], *, at: dt.date = DAY,
 
 
 def finished_tournament(group: Group, who: Any, winners: list[str], *, at: dt.date = DAY,
-                        players: int = 8, finish: bool = True) -> Tournament:
+                        players: int = 8, finish: bool = True,
+                        withdrawn: tuple[str, ...] = ()) -> Tournament:
     """A one-round Geiser tournament of ``players`` at tables of four, each table's game
-    won by the first of ``winners`` seated there (else by its first seat)."""
+    won by the first of ``winners`` seated there (else by its first seat); ``withdrawn``:
+    players registered besides them who withdraw before round 1."""
     made = tournament(group, who, players=players, rounds=1, date=at.isoformat())
+    for name in withdrawn:
+        tour.entrant_register(tournament=made, name=name)
+        tour.entrant_withdraw(tournament=made, name=name)
     the_round = drawn(made, who)
     for table in the_round.tables.select_related("session"):
         seated = seats(table.session)

@@ -9,7 +9,7 @@ import schemathesis
 from .schemafuzz import fuzz_each
 
 REFEREE = r"^/api/v1/(rules|referee/)"
-SCOREPAD = r"^/api/v1/(groups|sessions|players|me|invitations|tournaments)/"
+SCOREPAD = r"^/api/v1/(groups|sessions|players|me|invitations|tournaments|seasons)/"
 ACCOUNTS_AND_WATCH = r"^/api/v1/(auth|watch)/"
 COVERED = (REFEREE, SCOREPAD, ACCOUNTS_AND_WATCH)
 
@@ -85,6 +85,9 @@ def token(db):
     from .tournament_play import drawn, tournament
 
     drawn(tournament(session.group, owner, players=5), owner)  # a tournament, a round open
+    from .season_play import season
+
+    season(session.group, owner)  # a season over the session's group
     return Token.objects.create(user=owner).key
 
 

@@ -317,11 +317,45 @@ def test_every_answer_of_every_endpoint_is_what_the_schema_says(schema):
         play_a_session(api, member, other, game)
     ask_the_referee(api)
     run_a_tournament(api, member, other)
+    keep_a_season(api, other)
     change_the_password(schema)
     offered = {(method, path) for path, operations in schema["paths"].items()
                for method in operations if "/schema/" not in path}
     missing = offered - SEEN
     assert not missing, f"not exercised: {sorted(missing)}"
+
+
+def keep_a_season(api: Checked, other: Checked) -> None:
+    """A season over one closed evening through every season endpoint
+    (docs/tournaments.md, "Seasons")."""
+    g = api.call("post", "/api/v1/groups/", {"name": "Kartenclub"}, status=201).json()["id"]
+    session = api.call("post", "/api/v1/sessions/", {
+        "group": g, "game": "mulatschak", "seats": SEATS, "dealer": "Dominik",
+        "rules": "geiser"}, status=201).json()
+    api.call("post", f"/api/v1/sessions/{session['id']}/deals/", {"kind": "collapsed"},
+             status=201)
+    api.call("patch", f"/api/v1/sessions/{session['id']}/",
+             {"status": "closed", "date": "2026-03-01"})
+    seasons = f"/api/v1/groups/{g}/seasons/"
+    body = {"name": "Jahreswertung 2026", "game": "mulatschak", "start": "2026-01-01",
+            "end": "2026-12-31", "events": "both", "cup_points": [25, 20, 12.5],
+            "best_of": 10, "min_events": 1}
+    sid = api.call("post", seasons, body, status=201).json()["id"]
+    api.call("post", seasons, {**body, "end": "2025-12-31"}, status=400)
+    api.call("get", seasons)
+    other.call("get", seasons, status=404)
+    base = f"/api/v1/seasons/{sid}"
+    api.call("get", f"{base}/")
+    api.call("patch", f"{base}/", {"best_of": None, "name": "Cup 2026"})
+    api.call("patch", f"{base}/", {"min_events": -1}, status=400)
+    shown = api.call("get", f"{base}/standings")
+    assert len(shown.json()["standings"]) == len(SEATS)
+    api.call("get", f"{base}/standings", status=304, HTTP_IF_NONE_MATCH=shown["ETag"])
+    api.call("get", f"{base}/standings?category=Damen")
+    api.call("get", f"{base}/standings?category=" + "x" * 30, status=400)
+    other.call("get", f"{base}/standings", status=404)
+    api.call("delete", f"{base}/", status=204)
+    api.call("get", f"{base}/", status=404)
 
 
 def run_a_tournament(api: Checked, member: Checked, other: Checked) -> None:

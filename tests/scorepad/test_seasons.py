@@ -9,11 +9,12 @@ from fractions import Fraction
 
 import pytest
 
-from scorepad import services
+from scorepad import rosters, services
 from scorepad.errors import InputError
 from scorepad.models import Deal, FinishedGame, Season, Session, Tournament
 from scorepad.seasons import etag, standings
 from scorepad.seasons import services as seasons
+from scorepad.tournaments import services as tour
 
 from .factories import group_with, user
 from .season_play import DAY, day, evening, finished_tournament, season
@@ -124,6 +125,14 @@ def test_events_are_in_date_order_then_by_id(club, owner):
     assert [e["id"] for e in standings(made)["events"]] == [first.pk, second.pk, late.pk]
 
 
+def test_a_tournament_player_who_never_played_a_round_is_not_at_the_event(club, owner):
+    made = season(club, owner, events="tournaments")
+    finished_tournament(club, owner, ["Anna"], withdrawn=("Zoe",))
+    body = standings(made)
+    assert body["events"][0]["players"] == 8
+    assert "Zoe" not in by_name(body)
+
+
 # --- a player's place at an event ----------------------------------------------------------
 
 
@@ -133,6 +142,16 @@ def test_an_evenings_places_go_by_games_won(club, owner):
     lines = by_name(standings(made))
     assert {n: line["results"][0]["place"] for n, line in lines.items()} == {
         "Anna": 1, "Bert": 2, "Cilli": 3, "Dominik": 3}
+
+
+def test_players_equal_at_an_evening_share_the_place_as_in_sport(club, owner):
+    made = season(club, owner)
+    evening(club, owner, ["Anna", "Anna", "Bert", "Cilli"])
+    lines = by_name(standings(made))
+    assert {n: line["results"][0]["place"] for n, line in lines.items()} == {
+        "Anna": 1, "Bert": 2, "Cilli": 2, "Dominik": 4}
+    # Bert and Cilli share the cup points of places 2 and 3: (20 + 16) / 2
+    assert lines["Bert"]["points"] == lines["Cilli"]["points"] == D("18.00")
 
 
 def test_the_last_unfinished_games_score_decides_between_equal_winners(club, owner):
@@ -194,7 +213,6 @@ def test_a_muller_matz_evening_places_by_games_lost(club, owner):
 def test_a_tournament_player_has_their_place_in_its_final_ranking(club, owner):
     made = season(club, owner, events="tournaments")
     done = finished_tournament(club, owner, ["Anna", "Erna"])
-    from scorepad.tournaments import services as tour
     expected = {line.entry.name: line.place for line in tour.standings(done)}
     lines = by_name(standings(made))
     assert {n: line["results"][0]["place"] for n, line in lines.items()} == expected
@@ -313,7 +331,6 @@ def test_the_same_roster_player_is_one_line_across_evenings_and_tournaments(club
 def test_a_category_shows_its_players_alone_with_their_place_in_it(club, owner):
     made = season(club, owner)
     evening(club, owner, ["Anna", "Anna", "Bert"])
-    from scorepad import rosters
     for name in ("Bert", "Dominik"):
         rosters.player_categorize(player=club.players.get(name=name), category="Jugend")
     body = standings(made, "JUGEND")
@@ -466,7 +483,6 @@ def test_a_note_on_a_counted_evening_or_a_tournaments_screen_change_keeps_the_et
     done = finished_tournament(club, owner, ["Anna"], at=day(2))
     tag = etag(made)
     services.session_describe(session=played, note="Kirtag at Hofer's")
-    from scorepad.tournaments import services as tour
     tour.tournament_change(tournament=done, screen_hides_rounds=1)
     assert etag(made) == tag
 

@@ -10,9 +10,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scorepad import accounts, services
+from scorepad import accounts, rosters, services
 from scorepad.models import Season, Session
 from scorepad.seasons import services as seasons
+from scorepad.seasons import standings
 
 from .factories import Api, group_with, member, user
 from .season_play import day, evening, finished_tournament, season
@@ -209,7 +210,6 @@ def test_the_standings_answer_the_events_and_the_figures_as_two_place_strings(ap
 def test_a_category_is_asked_for_by_query_and_a_wrong_one_is_a_400(api, club, owner):
     body = made(api, club)
     evening(club, owner, ["Anna", "Anna", "Bert"], at=day(1))
-    from scorepad import rosters
     rosters.player_categorize(player=club.players.get(name="Cilli"), category="Damen")
     url = f"/api/v1/seasons/{body['id']}/standings"
     shown = api.call("get", url + "?category=damen").json()
@@ -288,7 +288,15 @@ def test_the_standings_queries_do_not_grow_with_deals_and_grow_linearly_with_eve
 def test_the_service_figures_are_decimals_with_two_places(club, owner):
     made_season = season(club, owner)
     evening(club, owner, ["Anna", "Anna", "Bert"], at=day(1))
-    from scorepad.seasons import standings
     line = standings(made_season)["standings"][2]
     assert line["points"] == Decimal("14.50") and isinstance(line["average"], Decimal)
     assert seasons.season_update(made_season, {}) is made_season
+
+
+def test_head_answers_the_standings_without_a_body(api, club, owner):
+    body = made(api, club)
+    evening(club, owner, ["Anna"], at=day(1))
+    url = f"/api/v1/seasons/{body['id']}/standings"
+    get, head = api.call("get", url), api.call("head", url)
+    assert head.status_code == get.status_code == 200
+    assert head["ETag"] == get["ETag"] and head.content == b""
