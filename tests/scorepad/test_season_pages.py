@@ -302,6 +302,14 @@ def test_any_category_answers_a_page_everybody_for_none_that_can_be(phone, year,
     assert csv_answer.status_code == 200
 
 
+@pytest.mark.parametrize("path", ["/groups/{group}/seasons/", "/seasons/{season}/",
+                                  "/seasons/{season}/edit", "/seasons/{season}/standings.csv"])
+def test_head_answers_as_get_without_the_body(phone, year, path):
+    url = path.format(group=year["group"].pk, season=year["season"].pk)
+    get, head = phone.get(url), phone.head(url)
+    assert head.status_code == get.status_code == 200 and head.content == b""
+
+
 # --- the CSV --------------------------------------------------------------------------------
 
 FORMULAS = ["=1+1", "@SUM(1)", "+1", "-1"]
