@@ -208,13 +208,14 @@ def tournament_for(user: Any, tournament_id: object, need: str = READ) -> Tourna
 
 
 def season_for(user: Any, season_id: object, need: str = READ) -> Season:
-    """The season if the user may ``need`` its group (same answers as group_for); a
-    table's phone sees none."""
+    """The season if the user may ``need`` its group (same answers as group_for), with
+    its group and the asker's role (``asker_role``) in one query; a table's phone sees
+    none."""
     if is_table(user):
         raise Http404
     role = Membership.objects.filter(group_id=OuterRef("group_id"),
                                      user_id=getattr(user, "pk", None))
-    found = (Season.objects.filter(pk=pk_of(season_id))
+    found = (Season.objects.select_related("group").filter(pk=pk_of(season_id))
              .annotate(asker_role=Subquery(role.values("role")[:1])).first())
     if found is None or not getattr(user, "is_authenticated", False):
         raise Http404

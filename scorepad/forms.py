@@ -16,7 +16,7 @@ from referee.rules import PARAMETER_NAMES, PRESETS
 
 from . import games
 from .ids import parse_count
-from .models import Group, Player, Tournament
+from .models import Group, Player, Season, Tournament, default_cup_points
 from .tournaments.ranking import DEFAULT_TIEBREAKS
 
 #: The tie-breaks in words (docs/tournaments.md, "Tournament formats").
@@ -255,6 +255,80 @@ class TournamentForm(RulesChoice):
             out["rank_points"] = [p for p in
                                   (x.strip() for x in text("rank_points").split(",")) if p]
         return out
+
+
+class SeasonForm(forms.Form):
+    """Make or change a season (docs/tournaments.md, "Seasons"): every choice typed or
+    tapped as the API takes it, with its default filled in; the services check them
+    (``season_create``, ``season_update``)."""
+
+    name = forms.CharField(label=_("Name"), required=False)
+    game = forms.ChoiceField(label=_("Game"), required=False, widget=forms.RadioSelect,
+                             choices=games.choices)
+    start = forms.CharField(label=_("From"), required=False)
+    end = forms.CharField(label=_("Until"), required=False)
+    events = forms.ChoiceField(label=_("Events that count"), required=False,
+                               widget=forms.RadioSelect, choices=Season.Events.choices,
+                               initial=Season.Events.BOTH)
+    cup_points = forms.CharField(label=_("Cup points by place"), required=False,
+                                 initial=", ".join(str(p) for p in default_cup_points()))
+    best_of = forms.CharField(label=_("Best results that count"), required=False)
+    min_events = forms.CharField(label=_("Events to qualify"), required=False, initial="0")
+
+    #: A line for each choice: what it means, with an example.
+    HELP = {
+        "name": _("What the season's page and its printout say, e.g. “Jahreswertung 2026”."),
+        "game": _("Only events of this game count."),
+        "start": _("The first day whose events count, e.g. 2026-01-01."),
+        "end": _("The last day whose events count, e.g. 2026-12-31."),
+        "events": _("Finished tournaments, closed evenings with at least one deal, or both."),
+        "cup_points": _("The cup points for place 1, 2, 3, … at an event; a place beyond "
+                        "the list earns none, players sharing a place share its points."),
+        "best_of": _("Only a player's best results count, e.g. 10 of 12 evenings; empty: "
+                     "all of them."),
+        "min_events": _("Who played fewer events stands after everybody qualified, e.g. 6; "
+                        "0: everybody is qualified."),
+    }
+
+    def __init__(self, data: Any = None, *, season: Season | None = None) -> None:
+        initial = None
+        if season is not None:
+            initial = {
+                "name": season.name, "game": season.game, "start": season.start.isoformat(),
+                "end": season.end.isoformat(), "events": season.events,
+                "cup_points": ", ".join(str(p) for p in season.cup_points),
+                "best_of": "" if season.best_of is None else str(season.best_of),
+                "min_events": str(season.min_events)}
+        super().__init__(data, initial=initial)
+        if season is None:
+            today = timezone.localdate()
+            self.fields["game"].initial = games.names()[0]
+            self.fields["start"].initial = today.replace(month=1, day=1).isoformat()
+            self.fields["end"].initial = today.replace(month=12, day=31).isoformat()
+
+    def about(self) -> dict[str, dict[str, str]]:
+        """Each choice's line and its errors, for the template."""
+        return {name: {"help": str(line),
+                       "error": " ".join(str(e) for e in self.errors.get(name, []))}
+                for name, line in self.HELP.items()}
+
+    def choices(self) -> dict[str, Any]:
+        """What ``season_create`` and ``season_update`` take, as typed: a count that is
+        no count goes on as typed, so that the service names its field."""
+        data = self.data
+        text = lambda f: str(data.get(f) or "").strip()  # noqa: E731
+        cup_points = [count_of(p) for p in (x.strip() for x in text("cup_points").split(","))
+                      if p and p not in ("…", "...")]
+        return {"name": text("name"), "game": text("game"), "start": text("start"),
+                "end": text("end"), "events": text("events"), "cup_points": cup_points,
+                "best_of": count_of(text("best_of")) if text("best_of") else None,
+                "min_events": count_of(text("min_events")) if text("min_events") else 0}
+
+
+def count_of(typed: str) -> Any:
+    """A typed count as a number, or as typed when it is none (for the service to name)."""
+    number = parse_count(typed)
+    return typed if number is None else number
 
 
 def default_preset(field: Any) -> str | None:

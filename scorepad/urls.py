@@ -15,6 +15,7 @@ from .views import (
     looking_back,
     project,
     referee,
+    seasons,
     session,
     tablephone,
     tournament_paper,
@@ -90,6 +91,11 @@ pages = [
          tournament_paper.score_slips, name="score_slips"),
     path("tournaments/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/slip",
          tournament_paper.slip_entry, name="slip_entry"),
+    # a group's seasons (docs/tournaments.md, "Seasons")
+    path("groups/<int:group_id>/seasons/", seasons.season_list, name="season_list"),
+    path("seasons/<int:season_id>/", seasons.season_page, name="season"),
+    path("seasons/<int:season_id>/edit", seasons.season_edit, name="season_edit"),
+    path("seasons/<int:season_id>/standings.csv", seasons.season_csv, name="season_csv"),
     # a tournament table's phone without an account (scorepad/tablephone.py)
     path("t/", tablephone.table_enter, name="table_enter"),
     path("t/leave", tablephone.table_leave, name="table_leave"),

@@ -250,6 +250,14 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
     "scorepad:score_slips": [("get", None, GROUP_WRITERS_200)],
     "scorepad:slip_entry": [("get", None, GROUP_WRITERS_200),
                             ("post", {}, GROUP_WRITERS_200)],
+    # a group's seasons: members read the list, the page and its CSV; its writers make,
+    # change and delete (a refused form comes back: 200)
+    "scorepad:season_list": [("get", None, GROUP_PAGE),
+                             ("post", {"name": ""}, GROUP_WRITERS_200)],
+    "scorepad:season": [("get", None, GROUP_PAGE)],
+    "scorepad:season_edit": [("get", None, GROUP_WRITERS_200),
+                             ("post", {"name": ""}, GROUP_WRITERS_200)],
+    "scorepad:season_csv": [("get", None, GROUP_PAGE)],
     # a table's phone without an account: the code's address, its form, leaving
     "scorepad:table_phone": [("get", None, row(302, 302, 302, 302, 302, 302, 302))],
     "scorepad:table_enter": [("get", None, EVERYONE_200)],
