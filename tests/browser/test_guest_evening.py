@@ -123,3 +123,36 @@ def test_a_tables_phone_and_a_watcher_follow_every_link_of_their_pages(browser, 
     watcher.goto(f"{live_server.url}/watch/{token}/")
     assert follow_all(watcher, live_server.url) == []
     assert phone.console_errors == [] and watcher.console_errors == []
+
+
+#: Counts the board's polls the page started (htmx:configRequest of #scoreboard), sent or not.
+COUNT_POLLS = """() => {
+  window.__polls = 0;
+  document.addEventListener("htmx:configRequest", (e) => {
+    if (e.detail.elt && e.detail.elt.id === "scoreboard") window.__polls += 1;
+  });
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 320])
+def test_offline_the_board_asks_nothing_and_back_online_it_asks_at_once(
+        browser, live_server, width):
+    from .phone import until
+
+    page = new_phone(browser, width=width)
+    just_play(page, live_server.url)
+    page.evaluate(COUNT_POLLS)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/board" in r.url else None)
+    page.context.set_offline(True)
+    asked.clear()
+    polls = page.evaluate("() => window.__polls")
+    until(page, lambda: page.evaluate("() => window.__polls") >= polls + 3,
+          what="three polls' turns offline")
+    assert asked == []
+    expect(page.locator("[data-offline-note]")).to_be_visible()
+    assert page.console_errors == []
+    with page.expect_request(lambda r: "/board" in r.url, timeout=1500):
+        page.context.set_offline(False)
+    expect(page.locator("[data-offline-note]")).to_be_hidden()
+    assert page.console_errors == []
