@@ -156,3 +156,39 @@ def test_offline_the_board_asks_nothing_and_back_online_it_asks_at_once(
         page.context.set_offline(False)
     expect(page.locator("[data-offline-note]")).to_be_hidden()
     assert page.console_errors == []
+
+
+def guest_session_unseen(page: Any, base: str) -> str:
+    """A guest's evening started by the phone without showing a page (no service worker
+    yet): its session page's address, for the phone's very first visit."""
+    import re
+
+    form = page.request.get(base + "/play/").text()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+    answer = page.request.post(base + "/play/", max_redirects=0, form={
+        "csrfmiddlewaretoken": token, "preset": "salzburg",
+        **{f"seat_{n}": name for n, name in enumerate(SEATS)}})
+    assert answer.status == 302, answer.text()[:500]
+    return base + answer.headers["location"]
+
+
+ACTIVATED = """() => navigator.serviceWorker.getRegistration()
+                 .then(r => !!(r && r.active && r.active.state === "activated"))"""
+
+
+@pytest.mark.parametrize("width", [360, 320])
+def test_a_guests_session_page_shown_once_comes_back_offline_on_the_first_visit(
+        browser, live_server, width):
+    from .phone import until
+
+    page = new_phone(browser, width=width)
+    url = guest_session_unseen(page, live_server.url)
+    page.goto(url)
+    expect(page.locator("#scoreboard")).to_be_visible()
+    until(page, lambda: page.evaluate(ACTIVATED), what="the service worker active")
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#scoreboard")).to_be_visible()
+    assert page.evaluate("() => document.documentElement.hasAttribute('data-offline-copy')")
+    assert page.locator("[data-offline-missing]").count() == 0
+    assert page.console_errors == []
