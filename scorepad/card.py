@@ -90,7 +90,7 @@ def content(session: Session) -> Content:
                           for t in money["transfers"]) or (_("Nobody owes anybody anything."),)
     day = date_format(session.date, "DATE_FORMAT")
     return Content(
-        group=session.group.name,
+        group=session.group.title,
         title=session.name or str(game.TITLE),
         subtitle=" · ".join([day, str(game.TITLE)] if session.name else [day]),
         standings=standings,

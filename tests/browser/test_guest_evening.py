@@ -192,3 +192,27 @@ def test_a_guests_session_page_shown_once_comes_back_offline_on_the_first_visit(
     assert page.evaluate("() => document.documentElement.hasAttribute('data-offline-copy')")
     assert page.locator("[data-offline-missing]").count() == 0
     assert page.console_errors == []
+
+
+@pytest.mark.parametrize("width", [360, 320])
+def test_a_guest_who_started_in_english_reads_the_evening_in_german_and_hungarian(
+        browser, live_server, width):
+    said = {"en": "Played without an account", "de": "Ohne Konto gespielt",
+            "hu": "Fiók nélkül játszva"}
+    page = new_phone(browser, width=width)
+    session = just_play(page, live_server.url)
+    expect(page.locator(".board-title .group-name")).to_have_text(said["en"])
+    for language in ("de", "hu"):
+        page.locator(f"form.lang button[value={language}]").tap()
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        page.wait_for_url(f"{live_server.url}/sessions/{session}/")
+        expect(page.locator(".board-title .group-name")).to_have_text(said[language])
+        assert said[language] in page.title()
+        page.goto(f"{live_server.url}/sessions/{session}/card")
+        expect(page.locator("main p.row a").first).to_contain_text(said[language])
+        assert said["en"] not in page.locator("main").inner_text()
+        assert said[language] in page.locator("#card-text").input_value()
+        assert f"lang={language}" in page.locator("main img").get_attribute("src")
+        pictures_shown(page)
+        page.goto(f"{live_server.url}/sessions/{session}/")
+    assert page.console_errors == []
