@@ -98,6 +98,7 @@ def test_a_member_follows_every_link_and_picture_of_the_session_and_card(
     page.goto(f"{live_server.url}/sessions/{session.pk}/")
     quiet(page)
     assert follow_all(page, live_server.url) == []
+    assert page.locator("[data-keep-evening]").count() == 0   # a guest's alone
     page.goto(f"{live_server.url}/sessions/{session.pk}/card")
     pictures_shown(page)
     assert follow_all(page, live_server.url) == []
@@ -117,6 +118,7 @@ def test_a_tables_phone_and_a_watcher_follow_every_link_of_their_pages(browser, 
     phone.wait_for_url(f"{live_server.url}/sessions/{table.session_id}/")
     quiet(phone)
     assert follow_all(phone, live_server.url) == []
+    assert phone.locator("[data-keep-evening]").count() == 0
 
     token = sharing.watch_link_create(session=evening("bert"))
     watcher = new_phone(browser, width=320)
@@ -215,4 +217,49 @@ def test_a_guest_who_started_in_english_reads_the_evening_in_german_and_hungaria
         assert f"lang={language}" in page.locator("main img").get_attribute("src")
         pictures_shown(page)
         page.goto(f"{live_server.url}/sessions/{session}/")
+    assert page.console_errors == []
+
+
+KEEP = {"en-GB": "Sign up and keep it", "de-AT": "Registrieren und behalten",
+        "hu-HU": "Regisztrálj és tartsd meg"}
+
+
+@pytest.mark.parametrize(("locale", "scheme", "width"),
+                         [("en-GB", "light", 360), ("de-AT", "dark", 320),
+                          ("hu-HU", "light", 320), ("hu-HU", "dark", 360)])
+def test_a_guests_session_page_and_card_offer_one_tap_that_keeps_the_evening(
+        browser, live_server, locale, scheme, width):
+    from scorepad.models import Guest, Session
+
+    from .conftest import SCREENSHOTS
+    from .phone import PASSWORD
+
+    page = new_phone(browser, locale=locale, scheme=scheme, width=width)
+    session = just_play(page, live_server.url)
+    offer = page.locator("[data-keep-evening] a.button")
+    expect(offer).to_have_text(KEEP[locale])
+    offer.scroll_into_view_if_needed()
+    expect(offer).to_be_visible()
+    box = offer.bounding_box()
+    assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("[data-keep-evening]").screenshot(
+        path=str(SCREENSHOTS / f"keep-evening-{locale}-{scheme}-{width}.png"))
+    page.goto(f"{live_server.url}/sessions/{session}/card")
+    expect(page.locator("[data-keep-evening] a.button")).to_have_text(KEEP[locale])
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+
+    page.locator("[data-keep-evening] a.button").tap()   # the one tap
+    page.wait_for_url(live_server.url + "/signup/")
+    page.fill("#id_username", "resi")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.locator("main form button.primary").tap()
+    page.wait_for_url(live_server.url + "/")
+    assert not Guest.objects.exists()
+    assert Session.objects.get(pk=session).group.memberships.get().user.username == "resi"
+    page.goto(f"{live_server.url}/sessions/{session}/")
+    expect(page.locator("#scoreboard")).to_be_visible()
+    assert page.locator("[data-keep-evening]").count() == 0
     assert page.console_errors == []
