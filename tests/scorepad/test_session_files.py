@@ -61,3 +61,10 @@ def test_the_file_takes_few_queries(django_assert_max_num_queries):
     phone = phone_of(anna)
     with django_assert_max_num_queries(8):
         assert phone.get(f"/sessions/{session.pk}/file.csv").status_code == 200
+
+
+def test_the_picture_drawn_once_is_answered_with_one_query(django_assert_max_num_queries):
+    phone, session = playing()
+    assert phone.get(f"/sessions/{session.pk}/card.png").status_code == 200
+    with django_assert_max_num_queries(1):   # the session and the role: drawn before
+        assert phone.get(f"/sessions/{session.pk}/card.png").status_code == 200
