@@ -30,12 +30,15 @@ self.addEventListener("activate", function (event) {
 
 // The pages open when the worker comes (on the very first visit, loaded before it was
 // there) are kept as a page from the network is, before the worker takes them over: from
-// the browser's own cache, without a request more (a page not in it is not kept).
+// the browser's own cache, without a request more (a page not in it is not kept). A page
+// kept already stays as it is (its copy follows the screen, outbox.js keepPage).
 async function keepOpen() {
   const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const owner = await Outbox.account().catch(function () { return ""; });
   for (const client of open) {
     const url = new URL(client.url);
     if (url.origin !== self.location.origin) continue;
+    if (owner && await caches.match(url.href, { cacheName: Outbox.pagesOf(owner), ignoreVary: true })) continue;
     try {
       await took(url, await fetch(url.href, { cache: "only-if-cached", mode: "same-origin",
                                               credentials: "same-origin" }));
