@@ -25,7 +25,8 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (keys) {
     return Promise.all(keys.filter(function (k) { return k.indexOf("schreiber-static-") === 0 && k !== STATIC; })
       .map(function (k) { return caches.delete(k); }));
-  }).then(keepOpen).then(function () { return self.clients.claim(); }));
+  }).then(keepOpen).catch(function () { /* the pages are taken over all the same */ })
+    .then(function () { return self.clients.claim(); }));
 });
 
 // The pages open when the worker comes (on the very first visit, loaded before it was
