@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from .axe import accessible
 from .phone import new_phone, quiet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -246,9 +247,11 @@ def test_a_guests_session_page_and_card_offer_one_tap_that_keeps_the_evening(
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("[data-keep-evening]").screenshot(
         path=str(SCREENSHOTS / f"keep-evening-{locale}-{scheme}-{width}.png"))
+    accessible(page, f"a guest's session page ({locale}, {scheme}, {width} px)")
     page.goto(f"{live_server.url}/sessions/{session}/card")
     expect(page.locator("[data-keep-evening] a.button")).to_have_text(KEEP[locale])
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    accessible(page, f"a guest's card ({locale}, {scheme}, {width} px)")
 
     page.locator("[data-keep-evening] a.button").tap()   # the one tap
     page.wait_for_url(live_server.url + "/signup/")
