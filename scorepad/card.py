@@ -18,11 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from PIL import Image, ImageDraw, ImageFont
 
 from . import games, services, stats
+from .cache import backend
 from .models import Session
 
 WIDTH = 1080
@@ -87,7 +90,7 @@ def content(session: Session) -> Content:
                           for t in money["transfers"]) or (_("Nobody owes anybody anything."),)
     day = date_format(session.date, "DATE_FORMAT")
     return Content(
-        group=session.group.name,
+        group=session.group.title,
         title=session.name or str(game.TITLE),
         subtitle=" · ".join([day, str(game.TITLE)] if session.name else [day]),
         standings=standings,
@@ -252,3 +255,30 @@ def filename(session: Session) -> str:
 def png(session: Session, theme: str = "light") -> bytes:
     """The session's card as a PNG, in the active language."""
     return render(content(session), theme)[0]
+
+
+#: Seconds a drawn card is kept (its key names the session's version).
+KEPT_SECONDS = 600
+
+
+def theme_of(asked: object) -> str:
+    """The theme a URL asks for, light for anything else."""
+    return asked if isinstance(asked, str) and asked in THEMES else "light"
+
+
+def language_of(asked: object) -> str:
+    """The language a URL asks for, else the request's."""
+    codes = dict(settings.LANGUAGES)
+    return asked if isinstance(asked, str) and asked in codes else translation.get_language()
+
+
+def png_kept(session: Session, theme: str, language: str) -> bytes:
+    """``png`` in ``language``, drawn once per version of the session, theme and language
+    (the API's card, the session page's and the card page's share it)."""
+    key = f"card:{session.pk}:{session.version}:{theme}:{language}"
+    body = backend.get(key)
+    if not isinstance(body, bytes):
+        with translation.override(language):
+            body = png(session, theme)
+        backend.put(key, body, KEPT_SECONDS)
+    return body

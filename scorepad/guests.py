@@ -18,7 +18,9 @@ account (``phone_owner``), as any account's.
   sessions (``tests/scorepad/test_access.py`` holds what a guest may see of its group).
 - Signing up on the same phone keeps every guest session: the guest's group becomes the
   new account's, with everything the guest recorded, in the sign-up's transaction
-  (``account_register_claiming``).
+  (``account_register_claiming``), and is named by the account.
+- Interface words are not data: a guest's group is stored without a name, and shown in
+  the reader's language as played without an account (``Group.title``).
 - Sessions without an account are limited per address and hour like new accounts
   (``SCHREIBER_GUEST_SESSIONS_PER_HOUR``, scorepad/limits.py); a guest never claimed is
   removed ``SCHREIBER_GUEST_DAYS`` (90) days after its last use by
@@ -41,7 +43,6 @@ from django.db.models import F, Max, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from . import accounts, limits, services
 from .access import is_table
@@ -81,7 +82,8 @@ def guest_create() -> Guest:
     with transaction.atomic():
         user = get_user_model().objects.create_user(
             username=PREFIX + secrets.token_hex(6), password=None)
-        group = Group.objects.create(name=_("Played without an account"))
+        # no name: a name in the language of this moment would stay so (Group.title)
+        group = Group.objects.create(name="")
         Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
         return Guest.objects.create(user=user, group=group, token=secrets.token_urlsafe(32))
 
@@ -233,6 +235,9 @@ def guest_claim(*, guest: Guest, user: Any) -> Group | None:
         if found is None:
             return None
         group, old = found.group, found.user
+        # the group is the account's now: named by it (a guest's has no name, Group.title)
+        group.name = user.get_username()[: Group._meta.get_field("name").max_length]
+        Group.objects.filter(pk=group.pk).update(name=group.name)
         Membership.objects.filter(group=group, user=old).update(user=user)
         Player.objects.filter(group=group, user=old).update(user=user)
         Session.objects.filter(group=group, created_by=old).update(created_by=user)

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import gamechoices
@@ -29,6 +30,13 @@ class Group(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def title(self) -> str:
+        """The name to show. A guest's group has none (scorepad/guests.py: interface words
+        stored as its name would stay in the language of the moment it was made): it is
+        shown as played without an account, in the reader's language."""
+        return self.name or gettext("Played without an account")
 
 
 class Membership(models.Model):

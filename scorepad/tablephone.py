@@ -5,11 +5,11 @@ The seating plan's QR code is the address ``/t/<code>/``; the code may also be t
 ``/t/``. Opening it keeps the code in a signed cookie (HttpOnly, SameSite=Lax, Secure over
 HTTPS) and goes to the table's session page. From then on, on that session's pages of
 play alone (``PAGES``: the page, its polled scoreboard, the form's check, recording,
-correcting, Undo, and confirming the finished table's result), the request's user is the
-table (``scorepad.access.TableUser``), which the access layer lets edit that one session
-and nothing else; every other address
-answers as to anybody not logged in. The code ends when its round closes (or the
-tournament ends): the table's pages then say so and record nothing.
+correcting, Undo, confirming the finished table's result, the session's card and files),
+the request's user is the table (``scorepad.access.TableUser``), which the access layer
+lets edit that one session and nothing else; every other address answers as to anybody
+not logged in. The code ends when its round closes (or the tournament ends): the table's
+pages then say so and record nothing.
 
 - A code is 256 bits from ``secrets`` (43 characters): it cannot be guessed, so typing
   codes is not limited beyond the site's usual limits (a test checks the length).
@@ -43,7 +43,8 @@ COOKIE_SECONDS = 24 * 3600
 PAGES = frozenset({"scorepad:session", "scorepad:board", "scorepad:deal_check",
                    "scorepad:deal_form_fresh", "scorepad:deal_create",
                    "scorepad:deal_edit", "scorepad:deal_delete",
-                   "scorepad:table_confirm"})
+                   "scorepad:table_confirm", "scorepad:card_picture",
+                   "scorepad:session_file"})
 
 
 def table_of(code: str) -> TournamentTable | None:

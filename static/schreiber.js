@@ -123,6 +123,14 @@
       }
     }
   }); });
+  // Offline, a polled part (the board, a tournament's tables and screen) is not asked
+  // for: each poll would fail (htmx:sendError every 2 s). "online" asks for the board at once.
+  document.addEventListener("htmx:configRequest", function (evt) {
+    const elt = evt.detail.elt;
+    if (navigator.onLine || !elt || !/\bevery\b/.test(elt.getAttribute("hx-trigger") || "")) return;
+    evt.preventDefault();
+    if (polled(evt)) setOffline(true);
+  });
   window.addEventListener("offline", function () {
     if (document.getElementById("scoreboard")) setOffline(true);
   });

@@ -25,8 +25,27 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (keys) {
     return Promise.all(keys.filter(function (k) { return k.indexOf("schreiber-static-") === 0 && k !== STATIC; })
       .map(function (k) { return caches.delete(k); }));
-  }).then(function () { return self.clients.claim(); }));
+  }).then(keepOpen).catch(function () { /* the pages are taken over all the same */ })
+    .then(function () { return self.clients.claim(); }));
 });
+
+// The pages open when the worker comes (on the very first visit, loaded before it was
+// there) are kept as a page from the network is, before the worker takes them over: from
+// the browser's own cache, without a request more (a page not in it is not kept). A page
+// kept already stays as it is (its copy follows the screen, outbox.js keepPage).
+async function keepOpen() {
+  const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const owner = await Outbox.account().catch(function () { return ""; });
+  for (const client of open) {
+    const url = new URL(client.url);
+    if (url.origin !== self.location.origin) continue;
+    if (owner && await caches.match(url.href, { cacheName: Outbox.pagesOf(owner), ignoreVary: true })) continue;
+    try {
+      await took(url, await fetch(url.href, { cache: "only-if-cached", mode: "same-origin",
+                                              credentials: "same-origin" }));
+    } catch (error) { /* not in the browser's cache: kept at the next visit */ }
+  }
+}
 
 function keepable(url) {
   return !/^\/(accounts|admin|api|i18n|static)\//.test(url.pathname) && url.pathname !== "/sw.js" &&

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
-from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.decorators import (
@@ -22,14 +21,10 @@ from rest_framework.request import Request
 
 from scorepad import card, sharing
 from scorepad.access import READ, session_for
-from scorepad.cache import backend
 from scorepad.models import Session
 
 from . import referee_serializers as s
 from .scorepad_serializers import ERRORS_4XX
-
-#: Seconds a drawn card is kept (its key names the session's version).
-CARD_SECONDS = 600
 
 
 class PNGRenderer(BaseRenderer):
@@ -54,17 +49,8 @@ PNG = OpenApiResponse(OpenApiTypes.BINARY, description="the card, 1080 px wide")
 
 
 def _answer(request: Request, session: Session, *, secret: bool = False) -> HttpResponse:
-    theme = request.query_params.get("theme", "light")
-    theme = theme if theme in card.THEMES else "light"
-    language = request.query_params.get("lang")
-    if language not in dict(settings.LANGUAGES):
-        language = translation.get_language()
-    key = f"card:{session.pk}:{session.version}:{theme}:{language}"
-    body = backend.get(key)
-    if not isinstance(body, bytes):
-        with translation.override(language):
-            body = card.png(session, theme)
-        backend.put(key, body, CARD_SECONDS)
+    body = card.png_kept(session, card.theme_of(request.query_params.get("theme")),
+                         card.language_of(request.query_params.get("lang")))
     response = HttpResponse(body, content_type="image/png")
     response["Content-Disposition"] = (
         f'inline; filename="{card.filename(session)}"')

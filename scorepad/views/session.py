@@ -4,12 +4,14 @@ page, which answers "does this beat?" too, is views/referee.py)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -33,6 +35,7 @@ from ..forms import MAX_SEATS, SessionForm, about_form
 from ..loaded import Loaded
 from ..messages import input_error_message
 from ..models import Group, Guest, Membership, Session
+from ..transfer import exporting
 from .common import board_context, board_parts, no_store, render_session, reused_page
 
 
@@ -307,7 +310,7 @@ def card_page(request: HttpRequest, session_id: int) -> HttpResponse:
     files, else a download), the picture to download, and the same words as text."""
     session = session_for(request.user, session_id, READ)
     words = card.content(session)
-    url = reverse("api:session_card", kwargs={"session_id": session.pk})
+    url = reverse("scorepad:card_picture", kwargs={"session_id": session.pk})
     lang = f"lang={request.LANGUAGE_CODE}"
     return render(request, "scorepad/card.html", {
         "session": session, "text": card.text(words), "title": words.title,
@@ -315,6 +318,44 @@ def card_page(request: HttpRequest, session_id: int) -> HttpResponse:
         "filename": card.filename(session),
         "lines": card.text(words).count("\n") + 1,
     })
+
+
+@login_required
+@require_safe
+def card_picture(request: HttpRequest, session_id: int) -> HttpResponse:
+    """The card as a PNG for whoever may see the session's page (its members, the guest
+    who plays it, its table's phone): the API's ``card.png`` knows accounts alone, and a
+    page's picture and download must work for everyone who sees the page."""
+    session = session_for(request.user, session_id, READ)
+    body = card.png_kept(session, card.theme_of(request.GET.get("theme")),
+                         card.language_of(request.GET.get("lang")))
+    response = HttpResponse(body, content_type="image/png")
+    response["Content-Disposition"] = f'inline; filename="{card.filename(session)}"'
+    response["Cache-Control"] = "private, max-age=0"
+    return response
+
+
+#: The session page's files: the versioned JSON the import takes, and one row per deal.
+SESSION_FILES = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
+
+
+@login_required
+@require_safe
+def session_file(request: HttpRequest, session_id: int, fmt: str) -> HttpResponse:
+    """The session as a file, for whoever may see its page (as ``card_picture``): the
+    same JSON and CSV as the API's export, which knows accounts alone."""
+    if fmt not in SESSION_FILES:
+        raise Http404
+    session = session_for(request.user, session_id, READ)
+    if fmt == "csv":
+        body = exporting.session_csv(session)
+    else:
+        body = json.dumps(exporting.session_export(session), cls=DjangoJSONEncoder,
+                          ensure_ascii=False)
+    response = HttpResponse(body, content_type=SESSION_FILES[fmt])
+    response["Content-Disposition"] = (
+        f'attachment; filename="{exporting.export_filename("session", session.pk, fmt)}"')
+    return response
 
 
 # --- money --------------------------------------------------------------------------------

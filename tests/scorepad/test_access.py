@@ -89,6 +89,10 @@ ACCESS: dict[str, list[tuple[str, Any, dict[str, int]]]] = {
                                ("post", {"name": "{persona}", "date": "2025-11-23"},
                                 PAGE_WRITERS)],
     "scorepad:session_card": [("get", None, SESSION_PAGE)],
+    # the session page's picture and files: for whoever sees the page (the API's are the
+    # accounts' alone)
+    "scorepad:card_picture": [("get", None, PLAY_PAGE)],
+    "scorepad:session_file": [("get", None, PLAY_PAGE)],
     "scorepad:session_history": [("get", None, SESSION_PAGE)],
     "scorepad:settlement": [("get", None, SESSION_PAGE)],
     "scorepad:group_sessions": [("get", None, SESSION_PAGE)],

@@ -158,7 +158,7 @@ def test_the_share_page_offers_the_picture_and_the_text(anna, phone):
     page = viewer.get(reverse("scorepad:session_card", args=[session.pk]),
                       HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "data-share-card=" in page and "Den Abend teilen" in page
-    assert f"/api/v1/sessions/{session.pk}/card.png?lang=de" in page
+    assert f'="/sessions/{session.pk}/card.png?lang=de"' in page
     assert "Muli geschafft: Jürgen" in page
     session_page = phone.get(reverse("scorepad:session", args=[session.pk])).content.decode()
     assert reverse("scorepad:session_card", args=[session.pk]) in session_page
