@@ -125,11 +125,21 @@
   }); });
   // Offline, a polled part (the board, a tournament's tables and screen) is not asked
   // for: each poll would fail (htmx:sendError every 2 s). "online" asks for the board at once.
+  // A hidden tab (the phone in a pocket, another app in front) asks nothing either, and
+  // the board asks at once when it is seen again.
   document.addEventListener("htmx:configRequest", function (evt) {
     const elt = evt.detail.elt;
-    if (navigator.onLine || !elt || !/\bevery\b/.test(elt.getAttribute("hx-trigger") || "")) return;
+    if (!elt || !/\bevery\b/.test(elt.getAttribute("hx-trigger") || "")) return;
+    if (document.visibilityState === "hidden") { evt.preventDefault(); return; }
+    if (navigator.onLine) return;
     evt.preventDefault();
     if (polled(evt)) setOffline(true);
+  });
+  document.addEventListener("visibilitychange", function () {
+    const board = document.getElementById("scoreboard");
+    if (document.visibilityState === "visible" && board && navigator.onLine && window.htmx) {
+      window.htmx.trigger(board, "schreiber:refresh");
+    }
   });
   window.addEventListener("offline", function () {
     if (document.getElementById("scoreboard")) setOffline(true);
