@@ -162,3 +162,34 @@ def test_the_share_page_offers_the_picture_and_the_text(anna, phone):
     assert "Muli geschafft: Jürgen" in page
     session_page = phone.get(reverse("scorepad:session", args=[session.pk])).content.decode()
     assert reverse("scorepad:session_card", args=[session.pk]) in session_page
+
+
+#: A card's line that says nothing: a count of none ("0 games won", "(0 zeros)").
+SAYS_NOTHING = r"(^|\()0\s"
+
+
+@pytest.mark.parametrize("game", ["mulatschak", "mura", "muller_matz"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_card_leaves_out_the_lines_that_count_none(anna, game, language):
+    import re
+
+    session = _evening(anna, game)
+    with translation.override(language):
+        words = card.content(session)
+        told = card.text(words)
+    assert not [line for line in told.splitlines() if re.search(SAYS_NOTHING, line)], told
+
+
+@pytest.mark.parametrize(("language", "one"), [("en", "1 point"), ("de", "1 Punkt"),
+                                               ("hu", "1 pont")])
+def test_the_card_counts_one_point_in_the_singular(anna, language, one):
+    group = group_with(anna)
+    session = services.session_start(group=group, user=anna, preset="salzburg",
+                                      overrides={"start_score": 5, "no_bid_at_or_below": None},
+                                      seats=NAMES[:3] + ["Anna"], dealer="Anna")
+    record(session, anna, played("Jürgen", {"Jürgen": 4, "Őrs Űrsula": 1, LONG: 0,
+                                            "Anna": 0}))  # Jürgen: 5 − 4
+    with translation.override(language):
+        words = card.content(session)
+    figures = [figure for _name, figure, _detail in words.standings]
+    assert one in figures and f"{one}s" not in figures, figures
