@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import accounts, card, games, guests, limits, services, sharing
+from .. import accounts, amounts, card, games, guests, limits, services, sharing
 from ..access import (
     READ,
     WRITE,
@@ -321,9 +321,8 @@ def card_page(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 def _copy_text(money: dict[str, Any]) -> str:
-    symbol = {"EUR": "€", "USD": "$", "GBP": "£", "HUF": "Ft", "CHF": "CHF"}.get(
-        money["currency"] or "", money["currency"] or "")
-    return "\n".join(f"{t['from']} → {t['to']} {t['amount']} {symbol}".strip()
+    """The transfers for the group chat, the amounts as the page writes them."""
+    return "\n".join(f"{t['from']} → {t['to']} {amounts.money(t['amount'], money['currency'])}"
                      for t in money["transfers"])
 
 

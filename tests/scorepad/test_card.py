@@ -109,7 +109,7 @@ def test_the_card_tells_the_evening_s_muli_multiplier_and_transfers(anna):
     assert f"Biggest multiplier: ×2 (deal 1, {LONG})" in text
     assert "Who pays whom\nNobody owes anybody anything." in text  # no game over yet
     mura = card.text(card.content(_evening(anna, "mura")))
-    assert f"Who pays whom\nJürgen → Őrs Űrsula  1.06 EUR\nJürgen → {LONG}  1.06 EUR" in mura
+    assert f"Who pays whom\nJürgen → Őrs Űrsula  €1.06\nJürgen → {LONG}  €1.06" in mura
 
 
 def test_the_api_draws_it_for_members_in_their_language_and_theme(anna):
