@@ -81,6 +81,8 @@ def board_parts(request: HttpRequest, role: str) -> tuple[str, ...]:
 def board_context(loaded: Loaded, game: games.Game, board_url: str) -> dict[str, Any]:
     """The scoreboard as the pages show it (``_scoreboard.html``)."""
     board = services.scoreboard(loaded)
+    if loaded.session.status != loaded.session.Status.OPEN:  # nobody deals any more
+        board = {**board, "next_dealer": None, "next_sitting_out": None}
     return ({"session": loaded.session, "board": board, "board_url": board_url,
              "board_template": game.BOARD_TEMPLATE,
              # what the phone's scorer starts from (those who record; scorerdata)

@@ -31,7 +31,7 @@ from ..cache import grants
 from ..cache.answers import client_has, etag_for, polled
 from ..forms import MAX_SEATS, SessionForm, about_form
 from ..loaded import Loaded
-from ..messages import input_error_message
+from ..messages import conflict_message, input_error_message
 from ..models import Group, Guest, Membership, Session
 from .common import board_context, board_parts, no_store, render_session, reused_page
 
@@ -205,9 +205,12 @@ def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
 def session_status(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request.user, session_id, WRITE)
     try:
-        services.session_set_status(session=session, status=request.POST.get("status", ""))
+        services.session_set_status(session=session, status=request.POST.get("status", ""),
+                                    user=request.user)
     except services.InputError as e:
         messages.error(request, input_error_message(e))
+    except services.Conflict as e:
+        messages.error(request, conflict_message(e.reason, **e.params))
     return redirect("scorepad:session", session_id=session.pk)
 
 
