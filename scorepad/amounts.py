@@ -56,3 +56,11 @@ def money(amount: object, currency: str) -> str:
     if symbol:
         text = text.replace(get_currency_symbol(code, locale=locale), symbol)
     return text.replace("-", MINUS)
+
+
+def symbol(currency: str) -> str:
+    """The currency's sign as ``money`` writes it (a narrow column's heading, over the
+    amounts written without it): "€", "Ft"; a code Babel does not know, as it is."""
+    code = (currency or "").upper()
+    locale = _locale()
+    return SYMBOLS.get(locale.language, {}).get(code) or get_currency_symbol(code, locale=locale)

@@ -45,3 +45,9 @@ def money(amount: Any, currency: str = "") -> str:
     """An amount in the reader's language: ``"0.50"|money:"EUR"`` → "0,50 €" in German,
     "€0.50" in English (scorepad/amounts.py, the one place money is written for people)."""
     return amounts.money(amount, currency or "")
+
+
+@register.filter
+def currency_sign(currency: str) -> str:
+    """The currency's sign in the reader's language (``money``'s): "€", "Ft"."""
+    return amounts.symbol(currency or "")

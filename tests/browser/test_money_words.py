@@ -1,6 +1,7 @@
 """Money in the reader's language on a phone (issue 33, "Entry without friction"): a Mura
 evening with a stake shows "0,50 €" in German and Hungarian and "€0.50" in English, in the
-settlement's lists, its text for the chat and the scoreboard alike."""
+settlement's lists and its text for the chat, and the scoreboard's column of money under
+"€" with "0,50" or "0.50"."""
 
 from __future__ import annotations
 
@@ -65,6 +66,9 @@ def test_the_settlement_writes_money_in_the_readers_language(live_server, browse
     page.goto(f"{live_server.url}/sessions/{mura.pk}/")
     cells = [plain(t) for t in page.locator("#scoreboard table.tally tbody td:last-child")
              .all_inner_texts()]
-    assert sorted(cells) == sorted(written(a, language) for a in money["balances"].values())
+    # a narrow column: the sign heads it, its amounts are the numbers the language's way
+    assert plain(page.locator("#scoreboard table.tally thead th").last.inner_text()) == "€"
+    assert sorted(cells) == sorted(written(a, language).replace(" €", "").replace("€", "")
+                                   for a in money["balances"].values())
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width
     assert page.console_errors == []

@@ -48,3 +48,12 @@ def test_without_a_currency_the_number_alone_is_written_the_languages_way():
 def test_what_is_not_an_amount_is_written_as_it_is(value):
     with translation.override("de"):
         assert amounts.money(value, "EUR") == ("" if value is None else value)
+
+
+@pytest.mark.parametrize(("language", "euro", "forint"), [("de", "€", "HUF"), ("en", "€", "HUF"),
+                                                          ("hu", "€", "Ft")])
+def test_a_columns_heading_writes_the_currencys_sign_as_the_amounts_do(language, euro,
+                                                                        forint):
+    with translation.override(language):
+        assert amounts.symbol("EUR") == euro and amounts.symbol("HUF") == forint
+        assert amounts.symbol("XYZ") == "XYZ"
