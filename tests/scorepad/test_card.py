@@ -193,3 +193,13 @@ def test_the_card_counts_one_point_in_the_singular(anna, language, one):
         words = card.content(session)
     figures = [figure for _name, figure, _detail in words.standings]
     assert one in figures and f"{one}s" not in figures, figures
+
+
+@pytest.mark.parametrize(("language", "amount"), [("de", "1,06\xa0€"), ("hu", "1,06\xa0€"),
+                                                  ("en", "€1.06")])
+def test_the_cards_transfers_write_money_in_the_cards_language(anna, language, amount):
+    session = _evening(anna, "mura")
+    with translation.override(language):
+        transfers = card.content(session).transfers
+    assert transfers[0] == f"Jürgen → Őrs Űrsula  {amount}"
+    assert not any("EUR" in line for line in transfers)
