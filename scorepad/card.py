@@ -24,7 +24,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from PIL import Image, ImageDraw, ImageFont
 
-from . import games, services, stats
+from . import amounts, games, services, stats
 from .cache import backend
 from .models import Session
 
@@ -85,8 +85,8 @@ def content(session: Session) -> Content:
     transfers: tuple[str, ...] = ()
     if session.stake is not None:
         money = services.settlement(session)
-        currency = money["currency"] or ""
-        transfers = tuple(f"{t['from']} → {t['to']}  {t['amount']} {currency}".rstrip()
+        transfers = tuple(f"{t['from']} → {t['to']}  "
+                          f"{amounts.money(t['amount'], money['currency'] or '')}"
                           for t in money["transfers"]) or (_("Nobody owes anybody anything."),)
     day = date_format(session.date, "DATE_FORMAT")
     return Content(

@@ -253,6 +253,29 @@ class DealEvent(models.Model):
         return self.imported_user or None
 
 
+class SessionEvent(models.Model):
+    """Append-only: the session closed or reopened, by whom and when. Its history page
+    lists these among the changes of its deals (``DealEvent``)."""
+
+    class Action(models.TextChoices):
+        CLOSE = "close", _("Session closed")
+        REOPEN = "reopen", _("Session reopened")
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE,
+                                related_name="status_events")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} session {self.session_id}"
+
+
 class Invite(models.Model):
     """A link that lets logged-in users join a group with a role: unguessable, expiring,
     revocable, good for ``max_uses`` people."""

@@ -47,7 +47,7 @@ from .errors import (
 from .fields import MAX_SESSION_NAME, MAX_SESSION_NOTE, hidden_character
 from .games.base import RECENT_GAMES, named_transfer, stake_of
 from .loaded import Loaded, Names, last_number
-from .models import Deal, DealEvent, Group, Player, Seat, Session
+from .models import Deal, DealEvent, Group, Player, Seat, Session, SessionEvent
 from .rosters import UNCHANGED, group_create, name_key, roster_players
 from .tournaments import tables
 
@@ -252,18 +252,27 @@ def session_describe(*, session: Session, name: Any = UNCHANGED, date: Any = UNC
     return session
 
 
-def session_set_status(*, session: Session, status: str) -> Session:
+def session_set_status(*, session: Session, status: str, user: Any = None) -> Session:
+    """Close or reopen the session; a change of its status goes into its history
+    (``SessionEvent``: who, when), setting the status it has already changes nothing."""
     if status not in Session.Status.values:
         raise InputError("status", "must be open or closed", "not_choice",
                          choices="open, closed")
     if status == Session.Status.OPEN and tables.in_closed_round(session):
         raise Conflict("round_closed")
     closed_at = timezone.now() if status == Session.Status.CLOSED else None
-    Session.objects.filter(pk=session.pk).update(
-        status=status, closed_at=closed_at, version=F("version") + 1
-    )
+    with transaction.atomic():
+        changed = Session.objects.filter(pk=session.pk).exclude(status=status).update(
+            status=status, closed_at=closed_at, version=F("version") + 1
+        )
+        if changed:
+            SessionEvent.objects.create(
+                session=session, user=acting_account(user),
+                action=(SessionEvent.Action.CLOSE if status == Session.Status.CLOSED
+                        else SessionEvent.Action.REOPEN))
     session.refresh_from_db()
-    versions.publish_version(session.pk, session.version)
+    if changed:
+        versions.publish_version(session.pk, session.version)
     return session
 
 

@@ -160,7 +160,8 @@ def session_detail(request: Request, session_id: int) -> Response:
         except services.InputError as e:
             raise invalid(e) from e
         if "status" in v:
-            session = services.session_set_status(session=session, status=v["status"])
+            session = services.session_set_status(session=session, status=v["status"],
+                                                  user=request.user)
         return Response(session_out(Loaded.of(session)))
     return Response(session_out(Loaded.of(session_for(request.user, session_id, READ))))
 

@@ -188,6 +188,9 @@ class Words(Protocol):
     STAKE_UNIT: Any  # what one unit of its stake is ("Stake per ...")
     STATS_NOTE: Any  # its note on the group's statistics table ("" for none)
     CHART_TITLES: Mapping[str, Any]
+    def preset_lines(self) -> list[tuple[str, str]]: ...
+    # its rule presets as the home page lists them: (name, a line on it), in the
+    # active language (one line for a game with one set of rules)
     # the titles of the shared charts its figures are drawn in: "wins" (``won_games``),
     # "points" (``session_points``)
 

@@ -6,6 +6,8 @@ from typing import Any
 
 from django import template
 
+from .. import amounts
+
 register = template.Library()
 
 MINUS = "\u2212"
@@ -36,3 +38,16 @@ def signed(value: Any) -> str:
 @register.filter
 def is_negative(value: Any) -> bool:
     return str(value).startswith("-")
+
+
+@register.filter
+def money(amount: Any, currency: str = "") -> str:
+    """An amount in the reader's language: ``"0.50"|money:"EUR"`` → "0,50 €" in German,
+    "€0.50" in English (scorepad/amounts.py, the one place money is written for people)."""
+    return amounts.money(amount, currency or "")
+
+
+@register.filter
+def currency_sign(currency: str) -> str:
+    """The currency's sign in the reader's language (``money``'s): "€", "Ft"."""
+    return amounts.symbol(currency or "")

@@ -81,7 +81,12 @@ def board_parts(request: HttpRequest, role: str) -> tuple[str, ...]:
 def board_context(loaded: Loaded, game: games.Game, board_url: str) -> dict[str, Any]:
     """The scoreboard as the pages show it (``_scoreboard.html``)."""
     board = services.scoreboard(loaded)
+    # who would have dealt next: the first dealer of the same table's next session
+    would_deal = board.get("next_dealer")
+    if loaded.session.status != loaded.session.Status.OPEN:  # nobody deals any more
+        board = {**board, "next_dealer": None, "next_sitting_out": None}
     return ({"session": loaded.session, "board": board, "board_url": board_url,
+             "would_deal": would_deal,
              "board_template": game.BOARD_TEMPLATE,
              # what the phone's scorer starts from (those who record; scorerdata)
              "scorer_table": lambda: scorerdata.table_json(loaded),
@@ -152,7 +157,7 @@ def _render_session(request: HttpRequest, loaded: Loaded, game: games.Game, role
         context["about_form"] = about_form(session)
         context |= watch_extras(request, session)
         if session.status != Session.Status.OPEN:
-            context["again"] = again_fields(loaded, context["board"])
+            context["again"] = again_fields(loaded, context["would_deal"])
     template = game.SESSION_TEMPLATE
     target = htmx_target(request)
     if target == "deal-form":
@@ -252,10 +257,10 @@ def _session_page(request: HttpRequest, loaded: Loaded, game: games.Game, role: 
     return _filled(request, body, grant)
 
 
-def again_fields(loaded: Loaded, board: dict[str, Any]) -> list[tuple[str, str]]:
+def again_fields(loaded: Loaded, dealer: str | None) -> list[tuple[str, str]]:
     """The start form, filled for a new session of the same table (one tap): group,
     game, rules (the house rules that differ from the preset), players and stake; the
-    player who would have dealt next deals first."""
+    player who would have dealt next (``dealer``) deals first."""
     from ..forms import SessionForm, default_preset
 
     session = loaded.session
@@ -267,7 +272,6 @@ def again_fields(loaded: Loaded, board: dict[str, Any]) -> list[tuple[str, str]]
         fields += [("stake", format(session.stake.normalize(), "f")),
                    ("currency", session.currency or "")]
     fields += [(f"seat_{i}", name) for i, name in enumerate(seats)]
-    dealer = board.get("next_dealer")
     if dealer in seats:
         fields.append(("dealer", str(seats.index(dealer))))
     return fields + house_rules

@@ -19,7 +19,7 @@ from ..games.base import mode_of
 from ..ids import parse_id
 from ..loaded import Loaded, Names
 from ..messages import conflict_message, input_error_message, violation_message
-from ..models import DealEvent, Session
+from ..models import DealEvent, Session, SessionEvent
 from .common import render_edit
 
 
@@ -155,8 +155,13 @@ def session_history(request: HttpRequest, session_id: int) -> HttpResponse:
                 "after_cards": after and game.history_detail(seats, after),
             }
         )
+    # closing and reopening among the deals' changes, in the order they happened
+    closings = [{"status": e} for e in SessionEvent.objects.filter(session=session)
+                .select_related("user")]
+    changes = sorted(events + closings,
+                     key=lambda item: (item.get("event") or item["status"]).at)
     return render(request, "scorepad/history.html", {
-        "session": session, "events": events, "summary_template": game.SUMMARY_TEMPLATE,
+        "session": session, "events": changes, "summary_template": game.SUMMARY_TEMPLATE,
         "can_write": getattr(session, "asker_role", None) in WRITERS,
         "existing": _still_there(events),
     })

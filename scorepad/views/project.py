@@ -18,9 +18,7 @@ from django.views.defaults import bad_request as django_bad_request
 from django.views.defaults import page_not_found
 from django.views.defaults import server_error as django_server_error
 
-from referee.rules import PRESETS
-
-from .. import sharing
+from .. import games, sharing
 from ..access import visible_groups
 from ..middleware import too_large_message, unavailable
 from ..models import Session
@@ -29,7 +27,8 @@ from ..models import Session
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
-        return render(request, "scorepad/home.html", {"presets": PRESETS.values()})
+        return render(request, "scorepad/home.html", {"presets": [
+            line for game in games.registered() for line in game.preset_lines()]})
     sessions = (
         Session.objects.filter(group__in=visible_groups(request.user))
         .select_related("group")

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import accounts, card, games, guests, limits, services, sharing
+from .. import accounts, amounts, card, games, guests, limits, services, sharing
 from ..access import (
     READ,
     WRITE,
@@ -33,7 +33,7 @@ from ..cache import grants
 from ..cache.answers import client_has, etag_for, polled
 from ..forms import MAX_SEATS, SessionForm, about_form
 from ..loaded import Loaded
-from ..messages import input_error_message
+from ..messages import conflict_message, input_error_message
 from ..models import Group, Guest, Membership, Session
 from ..transfer import exporting
 from .common import board_context, board_parts, no_store, render_session, reused_page
@@ -208,9 +208,12 @@ def scoreboard_fragment(request: HttpRequest, session_id: int) -> HttpResponse:
 def session_status(request: HttpRequest, session_id: int) -> HttpResponse:
     session = session_for(request.user, session_id, WRITE)
     try:
-        services.session_set_status(session=session, status=request.POST.get("status", ""))
+        services.session_set_status(session=session, status=request.POST.get("status", ""),
+                                    user=request.user)
     except services.InputError as e:
         messages.error(request, input_error_message(e))
+    except services.Conflict as e:
+        messages.error(request, conflict_message(e.reason, **e.params))
     return redirect("scorepad:session", session_id=session.pk)
 
 
@@ -362,9 +365,8 @@ def session_file(request: HttpRequest, session_id: int, fmt: str) -> HttpRespons
 
 
 def _copy_text(money: dict[str, Any]) -> str:
-    symbol = {"EUR": "€", "USD": "$", "GBP": "£", "HUF": "Ft", "CHF": "CHF"}.get(
-        money["currency"] or "", money["currency"] or "")
-    return "\n".join(f"{t['from']} → {t['to']} {t['amount']} {symbol}".strip()
+    """The transfers for the group chat, the amounts as the page writes them."""
+    return "\n".join(f"{t['from']} → {t['to']} {amounts.money(t['amount'], money['currency'])}"
                      for t in money["transfers"])
 
 

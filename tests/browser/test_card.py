@@ -87,3 +87,23 @@ def test_without_a_share_sheet_for_files_the_picture_is_downloaded(live_server, 
     with open(download.path(), "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
     assert phone.console_errors == []
+
+
+@pytest.mark.parametrize(("locale", "width"), [("en-GB", 360), ("de-AT", 320),
+                                               ("hu-HU", 320)])
+def test_the_card_says_no_line_that_counts_none(live_server, browser, evening, locale,
+                                                width):
+    """Only Anna won a game: the others' "0 games won" is left out, in every language."""
+    import re
+
+    from .phone import log_in, new_phone
+
+    page = new_phone(browser, locale=locale, width=width)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{evening.pk}/card")
+    told = page.locator("#card-text").input_value()
+    lines = told.splitlines()
+    assert not [line for line in lines if re.search(r"(^|\()0\s", line)], told
+    assert [line for line in lines if re.search(r"\(1\s", line)], told  # Anna's one game
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+    assert page.console_errors == []

@@ -63,8 +63,13 @@ def board_on_screen(page: Any) -> dict[str, tuple[int, int, str]]:
         name = row.locator("th .pname").inner_text().strip()
         cells = row.locator("td").all_inner_texts()
         out[name] = (int(cells[0]), int(cells[1].split()[0]),
-                     cells[2].strip().replace("\u2212", "-"))
+                     cells[2].strip().replace("\u2212", "-").replace("€", ""))
     return out
+
+
+def euros(amount: Decimal) -> str:
+    """An amount as an English page writes it: "€1.06", "−€1.06"."""
+    return ("\u2212" if amount < 0 else "") + f"€{abs(amount)}"
 
 
 def expected_board(state: tally.MuraState) -> dict[str, tuple[int, int, str]]:
@@ -214,9 +219,9 @@ def test_a_mura_evening_with_a_disputed_deal_and_the_settlement(live_server, pho
     page.wait_for_url("**/settlement")
     want = money(final)
     shown = page.locator("ol.transfers li").all_inner_texts()
-    assert shown == [f"{t.payer} → {t.payee} {t.amount} EUR" for t in want.transfers]
+    assert shown == [f"{t.payer} → {t.payee} {euros(t.amount)}" for t in want.transfers]
     balances = page.locator("ul.list").first.locator("li").all_inner_texts()
-    assert balances == [f"{p}: {want.balances[p]} EUR".replace("-", "\u2212") for p in SEATS]
+    assert balances == [f"{p}: {euros(want.balances[p])}" for p in SEATS]
     assert sum(want.balances.values()) == 0
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
     page.screenshot(path=str(SCREENSHOTS / "mura-settlement.png"), full_page=True)

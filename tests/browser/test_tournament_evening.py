@@ -448,7 +448,7 @@ def test_an_evening_with_a_final_categories_fees_and_prizes(live_server, browser
         director.fill(f"input[name=prize_value_{index}]", value)
     director.get_by_role("button", name="Save the prizes").click()
     pot = FEE * (len(PLAYERS) - len(UNPAID))
-    expect(director.locator("#prizes")).to_contain_text(f"pot {pot} EUR")
+    expect(director.locator("#prizes")).to_contain_text(f"pot €{pot}")
     screen_url = director.get_by_role("link", name="The screen (public)").get_attribute("href")
     screen = new_phone(browser, width=SCREEN["width"], height=SCREEN["height"])
     screen.goto(screen_url)
@@ -515,6 +515,6 @@ def test_an_evening_with_a_final_categories_fees_and_prizes(live_server, browser
     first = (pot * Decimal("0.50")).quantize(Decimal("0.01"))
     director.goto(tournament_page.rstrip("/") + "/ranking/print")
     prizes = director.locator(".final-prizes li").all_inner_texts()
-    assert prizes == [f"{first} EUR (50 %) · {strict[0][1]}",
-                      f"10.00 EUR · {strict[1][1]}", f"Geschenkkorb · {strict[2][1]}"]
+    assert prizes == [f"€{first} (50 %) · {strict[0][1]}",
+                      f"€10.00 · {strict[1][1]}", f"Geschenkkorb · {strict[2][1]}"]
     assert screen.console_errors == [] and director.console_errors == []

@@ -65,7 +65,7 @@ CALLS = [
          status=204),
     Call("edit a deal", "get", "/sessions/{sid}/deals/{last}/edit", 4),
     Call("delete a deal (confirm)", "get", "/sessions/{sid}/deals/{last}/delete", 3),
-    Call("history page", "get", "/sessions/{sid}/history", 3),
+    Call("history page", "get", "/sessions/{sid}/history", 4),  # its closings: one more
     Call("settlement page", "get", "/sessions/{sid}/settlement", 2),
     Call("watch page", "get", "/watch/{token}/", 4),
     Call("watch board", "get", "/watch/{token}/board", 4),
@@ -104,7 +104,8 @@ CALLS = [
          api=True),
     Call("API start a session", "post", "/api/v1/sessions/", 10, api=True,
          body={"group": "{group}", "seats": SEATS}, status=201),
-    Call("API close a session", "patch", "/api/v1/sessions/{sid}/", 4, api=True,
+    # the status and its history row in one transaction (two savepoint statements here)
+    Call("API close a session", "patch", "/api/v1/sessions/{sid}/", 7, api=True,
          body={"status": "closed"}),
     Call("API new group", "post", "/api/v1/groups/", 4, api=True, body={"name": "G2"},
          status=201),
@@ -122,7 +123,7 @@ CALLS = [
          body={"kind": "passed"}, status=302, budget_pg=6),
     Call("delete a deal (form)", "post", "/sessions/{sid}/deals/{last}/delete", 11,
          status=302),
-    Call("close the session (form)", "post", "/sessions/{sid}/status", 4,
+    Call("close the session (form)", "post", "/sessions/{sid}/status", 7,
          body={"status": "closed"}, status=302),
     Call("make a watch link (form)", "post", "/sessions/{sid}/watch-link", 5, status=302),
     Call("add a player (form)", "post", "/groups/{group}/", 7, body={"name": "Zora"},

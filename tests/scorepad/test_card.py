@@ -109,7 +109,7 @@ def test_the_card_tells_the_evening_s_muli_multiplier_and_transfers(anna):
     assert f"Biggest multiplier: ×2 (deal 1, {LONG})" in text
     assert "Who pays whom\nNobody owes anybody anything." in text  # no game over yet
     mura = card.text(card.content(_evening(anna, "mura")))
-    assert f"Who pays whom\nJürgen → Őrs Űrsula  1.06 EUR\nJürgen → {LONG}  1.06 EUR" in mura
+    assert f"Who pays whom\nJürgen → Őrs Űrsula  €1.06\nJürgen → {LONG}  €1.06" in mura
 
 
 def test_the_api_draws_it_for_members_in_their_language_and_theme(anna):
@@ -162,3 +162,44 @@ def test_the_share_page_offers_the_picture_and_the_text(anna, phone):
     assert "Muli geschafft: Jürgen" in page
     session_page = phone.get(reverse("scorepad:session", args=[session.pk])).content.decode()
     assert reverse("scorepad:session_card", args=[session.pk]) in session_page
+
+
+#: A card's line that says nothing: a count of none ("0 games won", "(0 zeros)").
+SAYS_NOTHING = r"(^|\()0\s"
+
+
+@pytest.mark.parametrize("game", ["mulatschak", "mura", "muller_matz"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_card_leaves_out_the_lines_that_count_none(anna, game, language):
+    import re
+
+    session = _evening(anna, game)
+    with translation.override(language):
+        words = card.content(session)
+        told = card.text(words)
+    assert not [line for line in told.splitlines() if re.search(SAYS_NOTHING, line)], told
+
+
+@pytest.mark.parametrize(("language", "one"), [("en", "1 point"), ("de", "1 Punkt"),
+                                               ("hu", "1 pont")])
+def test_the_card_counts_one_point_in_the_singular(anna, language, one):
+    group = group_with(anna)
+    session = services.session_start(group=group, user=anna, preset="salzburg",
+                                      overrides={"start_score": 5, "no_bid_at_or_below": None},
+                                      seats=NAMES[:3] + ["Anna"], dealer="Anna")
+    record(session, anna, played("Jürgen", {"Jürgen": 4, "Őrs Űrsula": 1, LONG: 0,
+                                            "Anna": 0}))  # Jürgen: 5 − 4
+    with translation.override(language):
+        words = card.content(session)
+    figures = [figure for _name, figure, _detail in words.standings]
+    assert one in figures and f"{one}s" not in figures, figures
+
+
+@pytest.mark.parametrize(("language", "amount"), [("de", "1,06\xa0€"), ("hu", "1,06\xa0€"),
+                                                  ("en", "€1.06")])
+def test_the_cards_transfers_write_money_in_the_cards_language(anna, language, amount):
+    session = _evening(anna, "mura")
+    with translation.override(language):
+        transfers = card.content(session).transfers
+    assert transfers[0] == f"Jürgen → Őrs Űrsula  {amount}"
+    assert not any("EUR" in line for line in transfers)

@@ -47,7 +47,7 @@ def test_a_mura_deal_is_saved_and_tallied(phone, anna):
     html = phone.get(f"/sessions/{session.pk}/").content.decode()
     assert "mura 2" in html
     money = phone.get(f"/sessions/{session.pk}/settlement").content.decode()
-    assert "Anna</strong> → " in money and "EUR" in money
+    assert "Anna</strong> → " in money and "€" in money
 
 
 def test_the_mura_trick_stepper_stops_at_eight(phone, anna):

@@ -444,7 +444,7 @@ def test_a_guest_plays_for_money_and_sees_the_settlement():
     phone.post(f"/sessions/{session.pk}/deals/new", tricks | figures | {"number": "1"})
     assert Deal.objects.count() == 1
     money = phone.get(f"/sessions/{session.pk}/settlement").content.decode()
-    assert "Anna</strong> → " in money and "EUR" in money
+    assert "Anna</strong> → " in money and "€" in money
 
 
 def test_a_guest_sees_nothing_of_an_accounts_group(table):

@@ -63,7 +63,7 @@ def test_the_history_lists_sessions_with_players_winners_money_and_deal_counts(a
     page = logged_in.get(reverse("scorepad:group_sessions", args=[group.pk])).content.decode()
     assert "3 sessions" in page
     assert "9 deals" in page and "Won: Anna" in page
-    assert "Anna 19.80, Bert -6.60, Cilli -7.90, Dominik -5.30 EUR" in page
+    assert "Anna €19.80, Bert −€6.60, Cilli −€7.90, Dominik −€5.30" in page
     assert "Anna 6/0" in page  # Mura: mura/zeros
     assert "Losses: Anna 1, Bert 2, Cilli 0" in page
     assert page.count(">Deal sheet and chart<") == 3
@@ -275,7 +275,7 @@ def test_the_player_page_shows_the_figures(anna, logged_in):
         name="Anna").pk])).content.decode()
     assert "1 / 1 (100 %)" in page  # games won
     assert "×2" in page  # biggest multiplier survived
-    assert "10.91 EUR" in page  # +19.80 Mulatschak, −8.89 Mura
+    assert "€10.91" in page  # +19.80 Mulatschak, −8.89 Mura
     assert "<h2>Mura</h2>" in page and "<h2>Müller Matz</h2>" not in page
 
 

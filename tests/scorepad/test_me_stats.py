@@ -284,7 +284,7 @@ def test_the_my_statistics_page_shows_the_groups_and_the_totals(two_groups, anna
     client = phone_of(anna)
     page = client.get(reverse("scorepad:my_stats")).content.decode()
     assert "Attersee" in page and "Stammtisch Mondsee" in page
-    assert "10.91 EUR" in page and "0.00 EUR" in page
+    assert "€10.91" in page and "€0.00" in page
     assert "3 / 4" in page  # bids made across groups
     home = client.get(reverse("scorepad:home")).content.decode()
     assert reverse("scorepad:my_stats") in home

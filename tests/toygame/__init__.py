@@ -79,6 +79,11 @@ STATS_NOTE = ""
 CHART_TITLES: dict[str, Any] = {}
 
 
+def preset_lines() -> list[tuple[str, str]]:
+    """One set of rules, named like the game."""
+    return [(TITLE, _("one card each, the highest wins"))]
+
+
 def check(seats: Sequence[str], winners: Sequence[str]) -> list[Violation]:
     """What breaks the rules in a deal's winners (player ids)."""
     out = [Violation.of("unknown_player", w) for w in winners if w not in seats]

@@ -156,20 +156,23 @@ def placings(record: SessionRecord) -> list[dict[str, int]]:
 def card(record: SessionRecord) -> dict[str, Any]:
     """The evening's card (scorepad/card.py): the players by games won, then by their
     score now (the lowest first: scores count down); the made Mulis and the biggest
-    multiplier of the evening."""
+    multiplier of the evening. A line that would say nothing (no game won, none
+    finished) is left out."""
     state = record.session.state if isinstance(record.session.state, dict) else {}
     start = int(record.session.rules.get("start_score", 0))
     scores = {p: int(state.get("scores", {}).get(p, start)) for p in record.seats}
     won = won_games(record)
     standings = [
-        {"player": p, "figure": _("%(score)s points") % {"score": scores[p]},
-         "detail": ngettext("%(n)s game won", "%(n)s games won", won.get(p, 0))
-         % {"n": won.get(p, 0)}}
+        {"player": p, "figure": ngettext("%(score)s point", "%(score)s points",
+                                         abs(scores[p])) % {"score": scores[p]},
+         "detail": ngettext("%(n)s game won", "%(n)s games won", won[p]) % {"n": won[p]}
+         if won.get(p) else ""}
         for p in sorted(record.seats, key=lambda p: (-won.get(p, 0), scores[p]))]
     name = record.names.get
     muli = MULI_NAMES.get(record.session.preset, "Muli")
-    facts = [ngettext("%(n)s game finished", "%(n)s games finished", len(finished_games(
-        record))) % {"n": len(finished_games(record))}]
+    finished = len(finished_games(record))
+    facts = [ngettext("%(n)s game finished", "%(n)s games finished", finished)
+             % {"n": finished}] if finished else []
     biggest = None
     for d in record.deals:
         multiplier = int(d.result.get("multiplier", 1) or 1)

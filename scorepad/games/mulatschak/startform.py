@@ -16,7 +16,7 @@ from referee.rules import (
     SALZBURG,
 )
 
-from .words import RULE_HELP
+from .words import CHOICE_WORDS, RULE_HELP
 
 #: House rules that are one of a few words: offered as a choice, not typed.
 RULE_CHOICES = {"pack": MULATSCHAK_PACKS, "muli_fail_mode": MULI_FAIL_MODES,
@@ -36,18 +36,24 @@ def _rule_kind(name: str) -> str:
     return "text"
 
 
+def _shown(name: str, value: object) -> object:
+    """A preset's value as the form shows it: a choice by its words, never its code."""
+    return CHOICE_WORDS.get(name, {}).get(value, value) if isinstance(value, str) else value
+
+
 def rules_table(form: Any) -> list[dict[str, Any]]:
-    """Every parameter with its meaning, each preset's default, and its input."""
+    """Every parameter with its meaning, each preset's default, and its input; a choice's
+    values in words (their codes are the API's)."""
     defaults = {p.name: p.as_params() for p in PRESETS.values()}
     return [
         {
             "name": name,
             "help": RULE_HELP[name],
-            "defaults": [(PRESETS[preset].title, params[name])
+            "defaults": [(PRESETS[preset].title, _shown(name, params[name]))
                          for preset, params in defaults.items()],
             "field": form[f"rule_{name}"],
             "kind": _rule_kind(name),
-            "choices": RULE_CHOICES.get(name, ()),
+            "choices": [(code, _shown(name, code)) for code in RULE_CHOICES.get(name, ())],
             # a number's stepper: its range, and where it starts from under each preset
             "bounds": INT_BOUNDS.get(name),
             "starts": json.dumps({preset: params[name] for preset, params in defaults.items()

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy, pgettext_lazy
+from django.utils.translation import ngettext, ngettext_lazy, pgettext_lazy
+
+from referee.rules import PRESETS
 
 from ...cardnames import SUITS
 from ...messages import Wording
@@ -133,10 +135,20 @@ WORDING = Wording(
     values={"form": FORM_LABELS, "trump": SUITS["german"]},
 )
 
+#: The words of the values of the house rules that are one of a few (their codes are the
+#: API's): what the start form offers and each preset's value.
+CHOICE_WORDS: dict[str, dict[str, Any]] = {
+    "pack": {"german36": _("36 cards"), "german33": _("33 cards, with the Weli")},
+    "muli_fail_mode": {"all": _("all who played"), "breaker": _("the one who broke it"),
+                       "trick_takers": _("those who took a trick")},
+    "all_pass": {"redeal": _("deal again"),
+                 "redeal_double": _("deal again, the next deal doubled")},
+}
+
 #: The meaning of every house rule (docs/rules.md, "House rules"), for the forms that set
 #: them.
 RULE_HELP: dict[str, Any] = {
-    "pack": _("cards used (german36, or german33 without the sixes but the Weli)"),
+    "pack": _("cards used (36, or 33: without the sixes but the Weli)"),
     "players_min": _("fewest players at the table"),
     "players_max": _("most players at the table"),
     "start_score": _("everybody starts here"),
@@ -164,12 +176,12 @@ RULE_HELP: dict[str, Any] = {
     "muli_no_exchange": _("Muli: nobody exchanges"),
     "muli_win": _("a Muli that comes off, before multipliers"),
     "muli_fail": _("a Muli that fails, before multipliers"),
-    "muli_fail_mode": _("who pays for a failed Muli: all, breaker or trick_takers"),
+    "muli_fail_mode": _("who gets the others' amount of a failed Muli"),
     "last_player_must_play": _("the declarer may not be left without an opponent"),
     "must_follow_suit": _("Farbzwang: follow suit"),
     "must_trump": _("void in the suit led: must trump"),
     "must_head_trick": _("Stichzwang: must beat the trick if able"),
-    "all_pass": _("everybody passed: redeal, or redeal_double"),
+    "all_pass": _("everybody passed: what then"),
     "no_stay_home_twice": _("nobody may stay home in two played deals in a row"),
     "score_floor": _("scores never go below this (null: no floor)"),
     "exchange_on_sight": _("one card on sight: refuse it and take the next one face down"),
@@ -270,3 +282,10 @@ DUTY_VERDICTS: dict[str, Any] = {
     "must_trump": _("Not legal: the player had to play a trump."),
     "must_head_trick": _("Not legal: the player had to beat the best card (head the trick)."),
 }
+
+
+def preset_lines() -> list[tuple[str, str]]:
+    """Each preset by its name, with the score it starts from (the home page)."""
+    return [(preset.title, ngettext("start at %(n)s point", "start at %(n)s points",
+                                    preset.start_score) % {"n": preset.start_score})
+            for preset in PRESETS.values()]

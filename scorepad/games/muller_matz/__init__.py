@@ -100,7 +100,15 @@ from .shapes import (
     deal_out,
     parse_deal,
 )
-from .words import ABOUT, CHART_TITLES, RULE_HELP, STAKE_UNIT, STATS_NOTE, WORDING
+from .words import (
+    ABOUT,
+    CHART_TITLES,
+    RULE_HELP,
+    STAKE_UNIT,
+    STATS_NOTE,
+    WORDING,
+    preset_lines,
+)
 
 __all__ = [
     # its words (words.py)
@@ -110,6 +118,7 @@ __all__ = [
     "STAKE_UNIT",
     "STATS_NOTE",
     "WORDING",
+    "preset_lines",
     "BOARD_OUT",
     "DEAL_IN",
     "DEAL_OUT",

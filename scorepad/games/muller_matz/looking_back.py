@@ -83,7 +83,7 @@ def placings(record: SessionRecord) -> list[dict[str, int]]:
 
 def card(record: SessionRecord) -> dict[str, Any]:
     """The evening's card (scorepad/card.py): the players by games lost, the fewest
-    first, with the games they finished first in."""
+    first, with the games they finished first in (no line for none)."""
     lost = losses(record)
     first: dict[str, int] = dict.fromkeys(record.seats, 0)
     for d in record.deals:
@@ -94,11 +94,12 @@ def card(record: SessionRecord) -> dict[str, Any]:
                   "figure": ngettext("%(n)s game lost", "%(n)s games lost", lost[p])
                   % {"n": lost[p]},
                   "detail": ngettext("first out %(n)s time", "first out %(n)s times",
-                                     first[p]) % {"n": first[p]}}
+                                     first[p]) % {"n": first[p]} if first[p] else ""}
                  for p in sorted(record.seats, key=lambda p: (lost[p], -first[p]))]
+    played = len(record.deals)
     return {"standings": standings,
-            "facts": [ngettext("%(n)s game played", "%(n)s games played", len(record.deals))
-                      % {"n": len(record.deals)}]}
+            "facts": [ngettext("%(n)s game played", "%(n)s games played", played)
+                      % {"n": played}] if played else []}
 
 
 def evening_places(session: Session, seats: Sequence[str],

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from ...messages import Wording
+from .play import TITLE
 
 #: Why a card does not serve a second-life pile (the reasons of /beat), inside a message.
 SERVE_REASONS: dict[str, Any] = {
@@ -98,3 +99,8 @@ RULE_SENTENCES: dict[str, tuple[Any, str]] = {
     "play_after_complete": (_("A pile is full with one card from each player; its last "
                               "card wins it."), "the-second-life-pile"),
 }
+
+
+def preset_lines() -> list[tuple[str, str]]:
+    """One set of rules, named like the game (the home page)."""
+    return [(TITLE, str(_("the fewest games lost win")))]

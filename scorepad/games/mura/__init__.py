@@ -113,7 +113,15 @@ from .shapes import (
     deal_out,
     parse_deal,
 )
-from .words import ABOUT, CHART_TITLES, RULE_HELP, STAKE_UNIT, STATS_NOTE, WORDING
+from .words import (
+    ABOUT,
+    CHART_TITLES,
+    RULE_HELP,
+    STAKE_UNIT,
+    STATS_NOTE,
+    WORDING,
+    preset_lines,
+)
 
 __all__ = [
     # its words (words.py)
@@ -123,6 +131,7 @@ __all__ = [
     "STAKE_UNIT",
     "STATS_NOTE",
     "WORDING",
+    "preset_lines",
     "BALANCES_ALWAYS",
     "BOARD_OUT",
     "BOARD_TEMPLATE",

@@ -95,7 +95,8 @@ def placings(record: SessionRecord) -> list[dict[str, int]]:
 
 def card(record: SessionRecord) -> dict[str, Any]:
     """The evening's card (scorepad/card.py): the players by penalty points, the fewest
-    first (as the settlement counts them), with their mura and zeros."""
+    first (as the settlement counts them), with their mura and zeros (no line for none).
+    """
     figures = totals(record)
     per_mura = zeros_per_mura(record.session)
     order = sorted(record.seats, key=lambda p: (Fraction(figures[p][0])
@@ -104,10 +105,11 @@ def card(record: SessionRecord) -> dict[str, Any]:
                   "figure": ngettext("%(n)s mura", "%(n)s mura", figures[p][0])
                   % {"n": figures[p][0]},
                   "detail": ngettext("%(n)s zero", "%(n)s zeros", figures[p][1])
-                  % {"n": figures[p][1]}} for p in order]
+                  % {"n": figures[p][1]} if figures[p][1] else ""} for p in order]
+    deals = len(record.deals)
     return {"standings": standings,
-            "facts": [ngettext("%(n)s deal", "%(n)s deals", len(record.deals))
-                      % {"n": len(record.deals)}]}
+            "facts": [ngettext("%(n)s deal", "%(n)s deals", deals) % {"n": deals}]
+            if deals else []}
 
 
 def evening_places(session: Session, seats: Sequence[str],

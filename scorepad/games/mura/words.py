@@ -14,6 +14,7 @@ from referee.violations import Violation
 
 from ...cardnames import card_name, suit_name
 from ...messages import SHARED, Wording, fill, violation_message
+from .play import TITLE
 
 #: Card-by-card violations, as shown next to the trick or card they concern: the same
 #: codes, worded for a trick on screen (cards by their names).
@@ -112,3 +113,8 @@ RULE_SENTENCES: dict[str, tuple[Any, str]] = {
     "first_lead": (_("The player to the dealer's right, next after the dealer in the order "
                      "of play, leads to the first trick."), "first-lead"),
 }
+
+
+def preset_lines() -> list[tuple[str, str]]:
+    """One set of rules, named like the game (the home page)."""
+    return [(TITLE, str(_("the fewest penalty points (mura and zeros) win")))]
