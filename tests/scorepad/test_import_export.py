@@ -582,9 +582,14 @@ def test_the_api_imports_a_group_file(anna):
 
 
 def test_the_session_page_links_both_downloads(anna, table):
-    page = phone_of(anna).get(f"/sessions/{table.pk}/").content.decode()
-    assert f"/api/v1/sessions/{table.pk}/export" in page
-    assert f"/api/v1/sessions/{table.pk}/export?format=csv" in page
+    """At the page's own addresses, which answer whoever sees the page (a guest and a
+    table's phone too; the API's answer only an account)."""
+    phone = phone_of(anna)
+    page = phone.get(f"/sessions/{table.pk}/").content.decode()
+    for fmt, kind in (("json", "application/json"), ("csv", "text/csv")):
+        assert f'href="/sessions/{table.pk}/file.{fmt}"' in page
+        answer = phone.get(f"/sessions/{table.pk}/file.{fmt}")
+        assert answer.status_code == 200 and answer["Content-Type"].startswith(kind)
 
 
 def test_the_group_page_imports_an_uploaded_file_and_lists_problems(anna):
