@@ -28,7 +28,10 @@
   const flying = new Set();         // numbers of the saves on their way (online, `going`)
   let seq = 0;
 
-  function scorer() { return window.SchreiberScorer; }
+  // The scorer once its scripts have all run (load): before that a game may be half
+  // registered (its phone.js, which the first tap loads too, without its scorer.js).
+  let ready = false;
+  function scorer() { return ready ? window.SchreiberScorer : null; }
   function outbox() { return window.SchreiberOutbox; }
   function section() { return document.getElementById("scoreboard"); }
   function texts() { const el = document.getElementById("provisional"); return el ? el.dataset : {}; }
@@ -79,7 +82,7 @@
           const script = document.createElement("script");
           script.src = url;
           script.async = false;   // in the order given
-          script.onload = function () { left -= 1; if (!left) resolve(); };
+          script.onload = function () { left -= 1; if (!left) { ready = true; resolve(); } };
           script.onerror = function () { loading = null; reject(new Error("not loaded: " + url)); };
           document.head.append(script);
         });

@@ -138,7 +138,7 @@ def tap(page: Any, selector: str) -> None:
     page logs no error for it."""
     before = len(page.console_errors)
     page.locator(selector).tap()
-    assert page.console_errors[before:] == [], selector
+    assert page.console_errors[before:] == [], (selector, page.console_errors[before:])
 
 
 ONE_TAP = {"collapsed": "Collapsed", "passed": "All passed"}
