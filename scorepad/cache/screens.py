@@ -108,8 +108,13 @@ def live_sum(sessions: tuple[int, ...]) -> int | None:
 
 
 def raise_sessions(rows: Iterable[tuple[int, int]]) -> None:
-    """Cache the sessions' versions the database gave ((id, version), never lowering
-    one), so that the next polls find them."""
-    if backend.shared():
-        for session_id, version in rows:
+    """Cache the versions the database gave ((session id, version)) of the sessions the
+    cache has forgotten (never lowering one: ``versions.raise_to``), so that the next
+    polls find them; one round trip when it has them all."""
+    if not backend.shared():
+        return
+    given = dict(rows)
+    found = backend.get_many([versions.version_key(pk) for pk in given]) or {}
+    for session_id, version in given.items():
+        if versions.version_key(session_id) not in found:
             versions.raise_to(session_id, version)
