@@ -20,7 +20,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from .. import games, rosters, services, sharing
-from ..cache import backend, screens
+from ..cache import backend, screens, table_codes
 from ..errors import Conflict, InputError, NotFound
 from ..fields import MAX_NAME
 from ..models import (
@@ -812,6 +812,31 @@ def table_by_code(code: str) -> TournamentTable | None:
     return (TournamentTable.objects.select_related("round__tournament")
             .filter(code=code, round__status=TournamentRound.Status.OPEN)
             .exclude(round__tournament__status=Tournament.Status.FINISHED).first())
+
+
+def table_for_code(code: str, session_id: int | None) -> table_codes.Table | None:
+    """``table_by_code`` for the API's table code on ``session_id``'s pages: from the
+    shared cache while the session's version is the one read with the code
+    (``cache.table_codes``), else one query (which tells the cache); None: no open table
+    has that code."""
+    from ..ids import is_token
+
+    if not is_token(code):
+        return None
+    if session_id is not None:
+        found = table_codes.cached(code, session_id)
+        if found is not None:
+            return found
+    row = (TournamentTable.objects
+           .filter(code=code, round__status=TournamentRound.Status.OPEN)
+           .exclude(round__tournament__status=Tournament.Status.FINISHED)
+           .values_list("pk", "session_id", "number", "round__tournament__created_by_id",
+                        "session__version").first())
+    if row is None:
+        return None
+    found = table_codes.Table(*row)
+    table_codes.remember(code, found)
+    return found
 
 
 def tournament_by_screen(token: str) -> Tournament | None:
