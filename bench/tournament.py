@@ -55,12 +55,15 @@ class Stats:
         self.late: list[float] = []  # ms a client woke after its time (the loop's lag)
         self.behind = 0  # requests sent late because the answer before came late
         self.reconnects = 0
+        self.counting = True  # False during the warm-up: only errors count
 
     def add(self, kind: str, ms: float, status: int, ok: bool, note: str = "") -> None:
-        self.latencies[kind].append(ms)
-        self.status[kind][status] = self.status[kind].get(status, 0) + 1
         if not ok:
             self.errors.append(f"{kind}: {status} {note}"[:200])
+        if not self.counting:
+            return
+        self.latencies[kind].append(ms)
+        self.status[kind][status] = self.status[kind].get(status, 0) + 1
 
 
 class Connection:
@@ -152,9 +155,9 @@ async def client(port: int, kind: str, every: float, stop: float, stats: Stats,
         now = time.monotonic()
         if now >= stop:
             break
-        if wait > 0:  # how late the loop woke it: the generator's own delay
+        if stats.counting and wait > 0:  # how late the loop woke it: its own delay
             stats.late.append((now - next_at) * 1000)
-        else:  # the last answer came after this request's time: the server's delay
+        elif stats.counting:  # the last answer came after this request's time: the server's
             stats.behind += 1
         next_at += every
         method, path, headers, body = make(etag)
@@ -175,10 +178,21 @@ async def client(port: int, kind: str, every: float, stop: float, stats: Stats,
 
 async def run(port: int, jobs: list[tuple[str, float, Callable[[str], Request],
                                           tuple[int, ...]]],
-              duration: float, stats: Stats) -> None:
-    stop = time.monotonic() + duration
-    await asyncio.gather(*(client(port, kind, every, stop, stats, make, ok)
-                           for kind, every, make, ok in jobs))
+              duration: float, warmup: float, stats: Stats, server: set[int]
+              ) -> dict[str, float]:
+    """Every client for ``warmup`` + ``duration`` seconds, counting after the warm-up;
+    the CPU shares of the counted part."""
+    stop = time.monotonic() + warmup + duration
+    stats.counting = warmup <= 0
+
+    async def count() -> Cpu:
+        await asyncio.sleep(warmup)
+        stats.counting = True
+        return Cpu(server)
+
+    cpu, *_ = await asyncio.gather(count(), *(client(port, kind, every, stop, stats, make, ok)
+                                              for kind, every, make, ok in jobs))
+    return cpu.shares()
 
 
 def seed(tables: int) -> tuple[object, list[tuple[int, str]], str]:
@@ -211,6 +225,9 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, default=100)
     parser.add_argument("--deal-every", type=float, default=2.0,
                         help="seconds between two deals at a table (a real table: 60-120)")
+    parser.add_argument("--warmup", type=float, default=0,
+                        help="seconds at the start whose answers count only if they fail "
+                        "(every client starts at once, as at a round's draw)")
     parser.add_argument("--cache-url", default=os.environ.get("SCHREIBER_CACHE_URL")
                         or "redis://127.0.0.1:6379/1",
                         help='SCHREIBER_CACHE_URL of the server ("": memory per worker)')
@@ -222,7 +239,8 @@ def main() -> None:
     screen = f"/screen/{made.screen_token}/"  # type: ignore[attr-defined]
     ranking = f"/api/v1/tournaments/{made.pk}/ranking"  # type: ignore[attr-defined]
     print(f"{args.tables} tables, {len(pairs) * 4} players, {args.watchers} screen watchers, "
-          f"a deal every {args.deal_every:g} s at each table, {args.duration:g} s; cache: "
+          f"a deal every {args.deal_every:g} s at each table, {args.duration:g} s counted "
+          f"after {args.warmup:g} s of warm-up; cache: "
           f"{args.cache_url or '(memory per worker)'}; load average at start: "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     stats = Stats()
@@ -256,9 +274,7 @@ def main() -> None:
     pids: list[int] = []
     with c.gunicorn(cache_url=args.cache_url, pids=pids) as base:
         port = int(base.rsplit(":", 1)[1])
-        cpu = Cpu(set(pids))
-        asyncio.run(run(port, jobs, args.duration, stats))
-        shares = cpu.shares()
+        shares = asyncio.run(run(port, jobs, args.duration, args.warmup, stats, set(pids)))
     report(stats, args.duration, shares)
 
 
