@@ -217,10 +217,10 @@ def collectstatic() -> None:
 
 @contextmanager
 def gunicorn(workers: int = 2, threads: int = 4, cache_url: str | None = None,
-             port: int | None = None) -> Iterator[str]:
+             port: int | None = None, pids: list[int] | None = None) -> Iterator[str]:
     """gunicorn with gunicorn.conf.py on a loopback port (``port``, or a free one); yields
     the base URL. ``cache_url``: SCHREIBER_CACHE_URL for the server ("" or None: memory per
-    worker)."""
+    worker). ``pids``: gets the master's process id (to read its workers' CPU time)."""
     port = port or free_port()
     env = {**os.environ, **SERVER_ENV, "DATABASE_URL": database_url(),
            "SCHREIBER_CACHE_URL": cache_url or "",
@@ -235,6 +235,8 @@ def gunicorn(workers: int = 2, threads: int = 4, cache_url: str | None = None,
         [str(Path(sys.executable).parent / "gunicorn"), "-c", "gunicorn.conf.py",
          "scorepad.wsgi"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
+    if pids is not None:
+        pids.append(proc.pid)
     try:
         wait_for_port(port, proc, f"gunicorn (see {log.name})")
         yield base
@@ -247,6 +249,37 @@ def gunicorn(workers: int = 2, threads: int = 4, cache_url: str | None = None,
         errors = Path(log.name).read_text(errors="replace")
         if "Traceback" in errors:
             print(f"!! the server logged errors, see {log.name}", file=sys.stderr)
+
+
+def _processes() -> list[tuple[int, int, str, float]]:
+    """Every process now: (pid, parent pid, command, CPU seconds user + system), from
+    /proc (Linux)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = (entry / "stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        command = text[text.index("(") + 1:text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()  # from the state on: stat(5)
+        out.append((int(entry.name), int(fields[1]), command,
+                    (int(fields[11]) + int(fields[12])) / tick))
+    return out
+
+
+def cpu_seconds(pids: set[int]) -> float:
+    """CPU seconds used so far by the processes ``pids`` and their children (gunicorn's
+    master and its workers)."""
+    return sum(s for pid, parent, _c, s in _processes() if pid in pids or parent in pids)
+
+
+def cpu_of_command(name: str) -> float:
+    """CPU seconds used so far by every process whose command is ``name`` (PostgreSQL's
+    backends: ``postgres``), whoever runs them."""
+    return sum(s for _p, _pp, command, s in _processes() if command == name)
 
 
 # --- wrk ---------------------------------------------------------------------------------

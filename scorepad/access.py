@@ -44,6 +44,8 @@ class TableUser:
     pk = None
     id = None
     role = Membership.Role.EDITOR
+    #: The session's version as the code's check read it (the API's table code), else None.
+    session_version: int | None = None
 
     def __init__(self, table_id: int, session_id: int, number: int, keeper_id: int | None
                  ) -> None:

@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .cache import versions
+from .cache import screens, versions
 from .errors import InputError
 from .fields import MAX_CATEGORY, MAX_NAME, hidden_character
 from .models import Group, Invitation, Membership, Player, Removal, Session, Tournament
@@ -147,6 +147,8 @@ def player_categorize(*, player: Player, category: object) -> Player:
     if cleaned != player.category:
         Player.objects.filter(pk=player.pk).update(category=cleaned)
         Tournament.objects.filter(entrants__player=player).update(version=F("version") + 1)
+        screens.publish(lambda: Tournament.objects.filter(entrants__player=player)
+                        .values_list("screen_token", "version"))
         player.category = cleaned
     return player
 

@@ -82,21 +82,21 @@ class TableCodeAuthentication(BaseAuthentication):
             code = header[1].decode()
         except UnicodeError:
             raise exceptions.AuthenticationFailed(_("Invalid table code.")) from None
-        from scorepad.tournaments.services import table_by_code
+        from scorepad.tournaments.services import table_for_code
 
-        table = table_by_code(code)
-        if table is None:
-            raise exceptions.AuthenticationFailed(_("This table code is unknown or has "
-                                                    "ended with its round."))
         match = getattr(request._request, "resolver_match", None)
         name = match.view_name if match is not None else ""
         kwargs = (match.kwargs if match is not None else {}) or {}
+        table = table_for_code(code, parse_id(kwargs.get("session_id")))
+        if table is None:
+            raise exceptions.AuthenticationFailed(_("This table code is unknown or has "
+                                                    "ended with its round."))
         if (request.method not in TABLE_MAY.get(name, set())
                 or parse_id(kwargs.get("session_id")) != table.session_id):
             raise exceptions.AuthenticationFailed(_("A table code opens its own table's "
                                                     "session only."))
-        user = TableUser(table.pk, table.session_id, table.number,
-                         table.round.tournament.created_by_id)
+        user = TableUser(table.table_id, table.session_id, table.number, table.keeper_id)
+        user.session_version = table.version  # read with the code: a poll needs no other
         return user, code
 
     def authenticate_header(self, request: Any) -> str:

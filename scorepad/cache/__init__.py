@@ -11,4 +11,8 @@ token, idempotency key, poll grant, account) is put in per answer.
 - ``logins``: logged-in accounts and API tokens; the one hook on the user's changes.
 - ``login_sessions``: Django's ``cached_db`` login sessions.
 - ``answers``: conditional GET, rendered scoreboards kept by ETag.
+- ``table_codes``: a tournament table's code (the API's ``Table`` login) while its
+  session's version is the one read with it.
+- ``screens``: what a tournament's public screen needs to answer its polls without a
+  query (the tournament's version, its open round's sessions).
 """

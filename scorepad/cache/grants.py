@@ -506,6 +506,9 @@ def member(user: Any, session_id: int, read: Callable[[], tuple[int, str, int]],
     first time a process meets the session it does not know its group yet: it reads once
     more, under the generations."""
     if getattr(user, "table_session_id", None) is not None:  # a table's phone: no account
+        known = getattr(user, "session_version", None)
+        if known is not None and user.table_session_id == session_id:
+            return int(known), str(user.role)  # read with its code (api.auth)
         version, role, _group = read()
         return version, role
     found = check_member(user, session_id, ahead)

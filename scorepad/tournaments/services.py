@@ -20,6 +20,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from .. import games, rosters, services, sharing
+from ..cache import backend, screens, table_codes
 from ..errors import Conflict, InputError, NotFound
 from ..fields import MAX_NAME
 from ..models import (
@@ -188,6 +189,13 @@ def _locked(tournament: Tournament) -> Tournament:
 def _bump(tournament: Tournament) -> None:
     Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
     tournament.version += 1
+    publish_versions(Tournament.objects.filter(pk=tournament.pk))
+
+
+def publish_versions(tournaments: Any) -> None:
+    """After the commit of a write that raised the versions of ``tournaments`` (a
+    queryset): the screens' polls learn them from the shared cache (``cache.screens``)."""
+    screens.publish(lambda: tournaments.values_list("screen_token", "version"))
 
 
 def _registration_open(tournament: Tournament) -> None:
@@ -387,6 +395,7 @@ def _seat_round(locked: Tournament, entrants: Sequence[Entrant], plan: Sequence[
                                        code=sharing.new_token())
     Tournament.objects.filter(pk=locked.pk).update(
         version=F("version") + 1, status=Tournament.Status.PLAYING)
+    publish_versions(Tournament.objects.filter(pk=locked.pk))
     return new_round
 
 
@@ -488,6 +497,7 @@ def tournament_change(*, tournament: Tournament, status: object = None,
         if changes:
             Tournament.objects.filter(pk=locked.pk).update(version=F("version") + 1,
                                                            **changes)
+            publish_versions(Tournament.objects.filter(pk=locked.pk))
         locked.refresh_from_db()
         return locked
 
@@ -546,6 +556,7 @@ def table_confirm(*, session_id: int, player: object) -> TournamentTable:
         services.versions.publish_versions(lambda: Session.objects.filter(
             pk=session_id).values_list("pk", "version"))
         Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+        publish_versions(Tournament.objects.filter(pk=tournament.pk))
         return table
 
 
@@ -716,21 +727,59 @@ def screen_ranking_key(tournament: Tournament, *parts: str) -> str:
     the name and the status, each of which raises the tournament's version (no other
     query). A key on the server alone: the screen's ETag is of what it shows
     (``cache.answers.shown``)."""
-    return "-".join([f"t{tournament.pk}", f"v{tournament.version}", "ranking", *parts])
+    return _ranking_key(tournament.pk, tournament.version, parts)
+
+
+def _ranking_key(pk: int, version: int, parts: tuple[str, ...]) -> str:
+    return "-".join([f"t{pk}", f"v{version}", "ranking", *parts])
+
+
+def _live_key(pk: int, version: int, live: int, tables: int, parts: tuple[str, ...]) -> str:
+    return "-".join([f"t{pk}", f"v{version}", f"s{live}x{tables}", "live", *parts])
+
+
+def screen_ranking_key_cached(token: str, *parts: str) -> str | None:
+    """``screen_ranking_key`` from the shared cache alone, without a query; None when the
+    cache does not know the tournament's version (``cache.screens``)."""
+    from ..ids import is_token
+
+    found = screens.known(token) if is_token(token) else None
+    return None if found is None else _ranking_key(found.pk, found.version, parts)
+
+
+def screen_remember(tournament: Tournament) -> None:
+    """Tell the shared cache what the screen's token stands for at the tournament's
+    version (one query: the open round's sessions), so that the next polls of both parts
+    need no query (``cache.screens``)."""
+    if not backend.shared():
+        return
+    rows = list(TournamentTable.objects.filter(
+        round__tournament=tournament, round__status=TournamentRound.Status.OPEN)
+        .values_list("session_id", "session__version"))
+    screens.raise_sessions(rows)
+    screens.remember(tournament.screen_token, tournament.pk, tournament.version,
+                     [session_id for session_id, _v in rows])
 
 
 def screen_live_key(token: str, *parts: str) -> str | None:
-    """What the screen's live part (the open round's tables) is rendered from, in one
-    query: the tournament's version (a round drawn or closed, a result entered, rounds
-    hidden) and the number and summed versions of the open round's sessions (every deal,
-    correction or undo raises one of them, and versions only grow, so the sum moves with
-    each). A key on the server alone, as ``screen_ranking_key``. None: no such screen."""
+    """What the screen's live part (the open round's tables) is rendered from: the
+    tournament's version (a round drawn or closed, a result entered, rounds hidden) and
+    the number and summed versions of the open round's sessions (every deal, correction
+    or undo raises one of them, and versions only grow, so the sum moves with each). From
+    the shared cache without a query when it knows them all (``cache.screens``), else one
+    query (two, filling the cache, once per version of the tournament). A key on the
+    server alone, as ``screen_ranking_key``. None: no such screen."""
     from django.db.models import Count, Q, Sum
 
     from ..ids import is_token
 
     if not is_token(token):
         return None
+    found = screens.known(token)
+    if found is not None and found.sessions is not None:
+        live = screens.live_sum(found.sessions)
+        if live is not None:
+            return _live_key(found.pk, found.version, live, len(found.sessions), parts)
     is_open = Q(round_set__status=TournamentRound.Status.OPEN)
     row = (Tournament.objects.filter(screen_token=token)
            .annotate(live=Sum("round_set__tables__session__version", filter=is_open),
@@ -739,7 +788,9 @@ def screen_live_key(token: str, *parts: str) -> str | None:
     if row is None:
         return None
     pk, version, live, tables = row
-    return "-".join([f"t{pk}", f"v{version}", f"s{live or 0}x{tables}", "live", *parts])
+    if backend.shared():
+        screen_remember(Tournament(pk=pk, version=version, screen_token=token))
+    return _live_key(pk, version, live or 0, tables, parts)
 
 
 def drawn_from_hidden(tournament: Tournament, the_round: TournamentRound) -> bool:
@@ -761,6 +812,31 @@ def table_by_code(code: str) -> TournamentTable | None:
     return (TournamentTable.objects.select_related("round__tournament")
             .filter(code=code, round__status=TournamentRound.Status.OPEN)
             .exclude(round__tournament__status=Tournament.Status.FINISHED).first())
+
+
+def table_for_code(code: str, session_id: int | None) -> table_codes.Table | None:
+    """``table_by_code`` for the API's table code on ``session_id``'s pages: from the
+    shared cache while the session's version is the one read with the code
+    (``cache.table_codes``), else one query (which tells the cache); None: no open table
+    has that code."""
+    from ..ids import is_token
+
+    if not is_token(code):
+        return None
+    if session_id is not None:
+        found = table_codes.cached(code, session_id)
+        if found is not None:
+            return found
+    row = (TournamentTable.objects
+           .filter(code=code, round__status=TournamentRound.Status.OPEN)
+           .exclude(round__tournament__status=Tournament.Status.FINISHED)
+           .values_list("pk", "session_id", "number", "round__tournament__created_by_id",
+                        "session__version").first())
+    if row is None:
+        return None
+    found = table_codes.Table(*row)
+    table_codes.remember(code, found)
+    return found
 
 
 def tournament_by_screen(token: str) -> Tournament | None:

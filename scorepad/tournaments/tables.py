@@ -18,6 +18,7 @@ from django.db.models import F
 from referee.violations import Violation
 
 from .. import games
+from ..cache import screens
 from ..errors import InputError, RulesBroken
 from ..models import Deal, Session, Tournament, TournamentRound, TournamentTable
 
@@ -133,6 +134,13 @@ def result_store(table: TournamentTable, result: Mapping[str, Any]) -> None:
         TournamentTable.objects.filter(pk=table.pk).update(result=dict(result))
         table.result = dict(result)
     Tournament.objects.filter(pk=table.round.tournament_id).update(version=F("version") + 1)
+    _publish(table.round.tournament_id)
+
+
+def _publish(tournament_id: int) -> None:
+    """After the commit: the screens' polls learn the tournament's new version."""
+    screens.publish(lambda: Tournament.objects.filter(pk=tournament_id)
+                    .values_list("screen_token", "version"))
 
 
 def after_change(session: Session) -> None:
@@ -150,6 +158,7 @@ def after_change(session: Session) -> None:
         if table.round.status != TournamentRound.Status.CLOSED or from_slip(table):
             Tournament.objects.filter(pk=table.round.tournament_id).update(
                 version=F("version") + 1)
+            _publish(table.round.tournament_id)
     if table.round.status != TournamentRound.Status.CLOSED or from_slip(table):
         return
     tournament = table.round.tournament

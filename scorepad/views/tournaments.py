@@ -100,14 +100,18 @@ def screen(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 def screen_board(request: HttpRequest, token: str) -> HttpResponse:
-    """The screen's polled ranking: rendered once per version of the tournament (one
-    query), 304 while what it shows stands (its ETag is of the body: answers.shown); a
-    deal at an open table does not touch it, a correction in a hidden round changes
-    nothing shown."""
-    tournament = _tournament(token)
+    """The screen's polled ranking: rendered once per version of the tournament, 304
+    while what it shows stands (its ETag is of the body: answers.shown), from the shared
+    cache without a query (scorepad.cache.screens; else one query); a deal at an open
+    table does not touch it, a correction in a hidden round changes nothing shown."""
     category, key = _screen_category(request)
     parts = ("screen", request.LANGUAGE_CODE, *((hashlib.sha256(key.encode()).hexdigest()[:16],)
                                                  if key else ()))
+    cached = tour.screen_ranking_key_cached(token, *parts)
+    if cached is None:
+        tournament = _tournament(token)
+        tour.screen_remember(tournament)
+        cached = tour.screen_ranking_key(tournament, *parts)
 
     def build() -> tuple[str, bytes, str]:
         fresh = _tournament(token)
@@ -117,23 +121,22 @@ def screen_board(request: HttpRequest, token: str) -> HttpResponse:
         return tour.screen_ranking_key(fresh, *parts), response.content, \
             response["Content-Type"]
 
-    return polled(request, tour.screen_ranking_key(tournament, *parts), build,
-                  secret_url=True, opaque=True)
+    return polled(request, cached, build, secret_url=True, opaque=True)
 
 
 @require_safe
 def screen_live(request: HttpRequest, token: str) -> HttpResponse:
     """The screen's polled live tables: rendered once per change at a table of the open
-    round (one query, scorepad.tournaments.services.screen_live_key), 304 while what
-    they show stands (answers.shown)."""
+    round, 304 while what they show stands (answers.shown), the key from the shared
+    cache without a query (scorepad.tournaments.services.screen_live_key)."""
     parts = (request.LANGUAGE_CODE,)
     key = tour.screen_live_key(token, *parts)
     if key is None:
         raise Http404
 
     def build() -> tuple[str, bytes, str]:
+        now = tour.screen_live_key(token, *parts) or key  # before what is rendered
         fresh = _tournament(token)
-        now = tour.screen_live_key(token, *parts) or key
         response = render(request, "scorepad/_tournament_screen_live.html",
                           {**live_context(fresh), "live_url": _urls(token)["live"]})
         return now, response.content, response["Content-Type"]

@@ -1,13 +1,14 @@
 """The public screen's two polled parts (docs/tournaments.md, "The screen"): the ranking,
 answered by the tournament's version, and the open round's live tables, answered by their
-sessions' versions; a poll that finds nothing new costs one query and renders nothing."""
+sessions' versions; a poll that finds nothing new renders nothing and costs no query with the
+shared cache (one without)."""
 
 from __future__ import annotations
 
 import pytest
 from django.test import Client
 
-from scorepad import services
+from scorepad import rosters, services
 from scorepad.tournaments import services as tour
 
 from .factories import group_with
@@ -38,24 +39,109 @@ def _parts(t):
     return base + "board", base + "live"
 
 
-def test_a_poll_of_the_ranking_that_finds_nothing_new_costs_one_query(
+def test_a_poll_of_the_ranking_that_finds_nothing_new_costs_no_query(
         evening, django_assert_num_queries):
     board, _live = _parts(evening)
     first = Client().get(board)
     assert first.status_code == 200
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(0):
         again = Client().get(board, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
 
 
-def test_a_poll_of_the_live_tables_that_finds_nothing_new_costs_one_query(
+def test_a_poll_of_the_live_tables_that_finds_nothing_new_costs_no_query(
         evening, django_assert_num_queries):
     _board, live = _parts(evening)
     first = Client().get(live)
     assert first.status_code == 200
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(0):
         again = Client().get(live, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
+
+
+def test_without_a_shared_cache_a_poll_that_finds_nothing_new_costs_one_query(
+        evening, settings, django_assert_num_queries):
+    settings.SCHREIBER_CACHE_SHARED = False
+    for part in _parts(evening):
+        first = Client().get(part)
+        with django_assert_num_queries(1):
+            again = Client().get(part, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304, part
+
+
+def _keys(t):
+    return (tour.screen_ranking_key_cached(t.screen_token, "x"),
+            tour.screen_live_key(t.screen_token, "x"))
+
+
+def _database_keys(t, settings):
+    """The keys as the database alone makes them (no shared cache)."""
+    settings.SCHREIBER_CACHE_SHARED = False
+    try:
+        t = type(t).objects.get(pk=t.pk)
+        return tour.screen_ranking_key(t, "x"), tour.screen_live_key(t.screen_token, "x")
+    finally:
+        settings.SCHREIBER_CACHE_SHARED = True
+
+
+def test_the_cached_keys_follow_every_change_the_database_sees(
+        evening, anna, settings, django_assert_num_queries):
+    """The keys from the cache are the database's after each kind of write, and move."""
+    _follow(evening, anna, settings, django_assert_num_queries)
+
+
+def test_a_deal_moves_the_cached_live_key_without_a_query(
+        evening, anna, settings, django_assert_num_queries):
+    Client().get(_parts(evening)[1])
+    session = evening.round_set.get(number=2).tables.get(number=1).session
+    with django_assert_num_queries(0):
+        before = _keys(evening)
+    record(session, anna, sweep(session, seats(session)[0]))
+    with django_assert_num_queries(0):
+        after = _keys(evening)
+    assert after[0] == before[0] and after[1] != before[1]
+    assert after == _database_keys(evening, settings)
+
+
+def _follow(
+        evening, anna, settings, django_assert_num_queries):
+    Client().get(_parts(evening)[1])  # the first poll tells the cache
+    tables = evening.round_set.get(number=2).tables.select_related("session")
+    writes = [
+        ("a deal", lambda: record(tables[0].session, anna,
+                                  sweep(tables[0].session, seats(tables[0].session)[1]))),
+        ("a correction in a closed round", lambda: services.deal_delete(
+            session=evening.round_set.get(number=1).tables.get(number=1).session,
+            user=anna, number=2)),
+        ("a player's category", lambda: rosters.player_categorize(
+            player=evening.entrants.first().player, category="Damen")),
+        ("rounds hidden", lambda: tour.tournament_change(tournament=evening,
+                                                         screen_hides_rounds=1)),
+        ("the round closed", lambda: tour.round_close(tournament=evening, number=2,
+                                                      force=True)),
+        ("the next round drawn", lambda: drawn(evening, anna, seed=3)),
+    ]
+    before = _keys(evening)
+    for what, write in writes:
+        write()
+        Client().get(_parts(evening)[1])  # a poll after a change of the tournament tells
+        with django_assert_num_queries(0):
+            now = _keys(evening)
+        assert now == _database_keys(evening, settings), what
+        assert now != before, what
+        before = now
+
+
+def test_a_tournament_version_older_than_the_cached_one_is_never_put_back(evening):
+    from scorepad.cache import screens
+
+    token = evening.screen_token
+    Client().get(_parts(evening)[1])
+    newest = screens.known(token)
+    screens.remember(token, evening.pk, newest.version - 1, [])
+    found = screens.known(token)
+    assert found.version == newest.version
+    assert found.sessions is None  # the sessions of another version: asked again
 
 
 def test_a_deal_at_one_table_moves_the_live_part_but_not_the_ranking(evening, anna):
