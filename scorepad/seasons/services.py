@@ -6,10 +6,9 @@ read from its events, ``reading``), and deleting it deletes no event.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
@@ -17,6 +16,7 @@ from django.db import transaction
 from .. import games, rosters, services
 from ..errors import FieldProblem, InputError
 from ..models import Group, Season, default_cup_points
+from ..tournaments.formats import exact_number
 
 NAME_MAX = 80
 #: ``cup_points``: 1 to this many places, each from 0 to ``CUP_POINTS_MOST``.
@@ -57,25 +57,6 @@ def _events(value: object) -> str:
     return str(value)
 
 
-def _number(value: object) -> Decimal | None:
-    """A JSON number or a decimal string as an exact Decimal; None if it is neither."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return Decimal(value)
-    if isinstance(value, float):
-        text = repr(value)
-    elif isinstance(value, str):
-        text = value.strip().replace(",", ".")
-        if not re.fullmatch(r"[0-9]{1,12}(\.[0-9]{1,12})?", text):
-            return None
-    else:
-        return None
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None
 
 
 def _text(number: Decimal) -> str:
@@ -91,7 +72,7 @@ def clean_cup_points(value: object) -> list[str]:
                          "cup_points_list", most=CUP_PLACES)
     out = []
     for index, item in enumerate(value):
-        number = _number(item)
+        number = exact_number(item)
         if number is None or not 0 <= number <= CUP_POINTS_MOST:
             raise InputError(f"cup_points.{index}",
                              f"must be a number from 0 to {CUP_POINTS_MOST}",

@@ -31,8 +31,9 @@ MONEY_PATTERN = f"^[0-9]{{1,{MONEY_DIGITS}}}(\\.[0-9]{{1,2}})?$"
 _MONEY = re.compile(MONEY_PATTERN)
 
 
-def _number(value: object, field: str) -> Decimal | None:
-    """A JSON number or a decimal string as an exact Decimal; None if it is neither."""
+def exact_number(value: object) -> Decimal | None:
+    """A JSON number or a decimal string (a comma for the point too) as an exact Decimal;
+    None if it is neither. Rank points, prizes' percents and seasons' cup points."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -59,7 +60,7 @@ def clean_rank_points(value: object) -> list[str]:
                          "rank_points_list", most=RANK_PLACES)
     out = []
     for index, item in enumerate(value):
-        number = _number(item, f"rank_points.{index}")
+        number = exact_number(item)
         if number is None or not 0 <= number <= RANK_POINTS_MOST:
             raise InputError(f"rank_points.{index}",
                              f"must be a number from 0 to {RANK_POINTS_MOST}",
@@ -179,7 +180,7 @@ def _prize(item: object, field: str) -> dict[str, Any]:
     kind = kinds[0]
     given = item[kind]
     if kind == "percent":
-        number = _number(given, f"{field}.percent")
+        number = exact_number(given)
         if number is None or not 0 < number <= 100:
             raise InputError(f"{field}.percent", "must be a number more than 0 and at most "
                              "100", "not_percent")
