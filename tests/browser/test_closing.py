@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from scorepad import services
 from scorepad.models import Session
 
+from ..strength import repeated
 from .phone import log_in, new_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,8 +35,8 @@ def evening() -> Any:
     return session
 
 
-@pytest.mark.parametrize(("locale", "width"), [("en-GB", 360), ("de-AT", 320),
-                                               ("hu-HU", 320)])
+@pytest.mark.parametrize(("locale", "width"), repeated([("en-GB", 360), ("de-AT", 320),
+                                                        ("hu-HU", 320)], dev=1))
 def test_closing_asks_a_second_tap_and_goes_into_the_history(live_server, browser, evening,
                                                              locale, width):
     with translation.override(locale[:2]):

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from ..strength import repeated
 from .axe import accessible
 from .phone import new_phone, quiet
 
@@ -73,7 +74,7 @@ def evening(owner_name: str = "anna") -> Any:
     return session
 
 
-@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize("width", repeated([360, 320], dev=1))
 def test_a_guest_follows_every_link_and_picture_of_its_session_and_card(
         browser, live_server, width):
     page = new_phone(browser, width=width)
@@ -137,7 +138,7 @@ COUNT_POLLS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize("width", repeated([360, 320], dev=0))
 def test_offline_the_board_asks_nothing_and_back_online_it_asks_at_once(
         browser, live_server, width):
     from .phone import until
@@ -179,7 +180,7 @@ ACTIVATED = """() => navigator.serviceWorker.getRegistration()
                  .then(r => !!(r && r.active && r.active.state === "activated"))"""
 
 
-@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize("width", repeated([360, 320], dev=1))
 def test_a_guests_session_page_shown_once_comes_back_offline_on_the_first_visit(
         browser, live_server, width):
     from .phone import until
@@ -197,7 +198,7 @@ def test_a_guests_session_page_shown_once_comes_back_offline_on_the_first_visit(
     assert page.console_errors == []
 
 
-@pytest.mark.parametrize("width", [360, 320])
+@pytest.mark.parametrize("width", repeated([360, 320], dev=0))
 def test_a_guest_who_started_in_english_reads_the_evening_in_german_and_hungarian(
         browser, live_server, width):
     said = {"en": "Played without an account", "de": "Ohne Konto gespielt",
@@ -226,8 +227,8 @@ KEEP = {"en-GB": "Sign up and keep it", "de-AT": "Registrieren und behalten",
 
 
 @pytest.mark.parametrize(("locale", "scheme", "width"),
-                         [("en-GB", "light", 360), ("de-AT", "dark", 320),
-                          ("hu-HU", "light", 320), ("hu-HU", "dark", 360)])
+                         repeated([("en-GB", "light", 360), ("de-AT", "dark", 320),
+                                   ("hu-HU", "light", 320), ("hu-HU", "dark", 360)], dev=2))
 def test_a_guests_session_page_and_card_offer_one_tap_that_keeps_the_evening(
         browser, live_server, locale, scheme, width):
     from scorepad.models import Guest, Session

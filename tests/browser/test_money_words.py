@@ -13,6 +13,7 @@ import pytest
 from scorepad import services
 from scorepad.models import Session
 
+from ..strength import repeated
 from .phone import log_in, new_phone
 from .test_mura_evening import BY_COUNTS, SEATS
 
@@ -44,8 +45,8 @@ def mura() -> Any:
     return session
 
 
-@pytest.mark.parametrize(("locale", "width"), [("de-AT", 320), ("hu-HU", 320),
-                                               ("en-GB", 360)])
+@pytest.mark.parametrize(("locale", "width"), repeated([("de-AT", 320), ("hu-HU", 320),
+                                                        ("en-GB", 360)], dev=1))
 def test_the_settlement_writes_money_in_the_readers_language(live_server, browser, mura,
                                                              locale, width):
     language = locale[:2]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 
 from scorepad import games, rosters
 
+from ..strength import repeated
 from .phone import log_in, new_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -50,7 +51,7 @@ def _no_internal_code(page: Any) -> None:
     assert words == [], words
 
 
-@pytest.mark.parametrize(("locale", "width", "scheme"), PHONES)
+@pytest.mark.parametrize(("locale", "width", "scheme"), repeated(PHONES, dev=0))
 def test_the_home_page_lists_every_games_presets_and_no_api_button(live_server, browser,
                                                                    locale, width, scheme):
     page = new_phone(browser, locale=locale, width=width, scheme=scheme)
@@ -66,7 +67,7 @@ def test_the_home_page_lists_every_games_presets_and_no_api_button(live_server, 
     assert page.console_errors == []
 
 
-@pytest.mark.parametrize(("locale", "width", "scheme"), PHONES)
+@pytest.mark.parametrize(("locale", "width", "scheme"), repeated(PHONES, dev=2))
 def test_the_start_form_shows_no_code_and_no_roster_to_a_guest(live_server, browser, locale,
                                                                 width, scheme):
     page = new_phone(browser, locale=locale, width=width, scheme=scheme)
@@ -80,7 +81,7 @@ def test_the_start_form_shows_no_code_and_no_roster_to_a_guest(live_server, brow
     assert page.console_errors == []
 
 
-@pytest.mark.parametrize(("locale", "width", "scheme"), PHONES)
+@pytest.mark.parametrize(("locale", "width", "scheme"), repeated(PHONES, dev=1))
 def test_the_start_form_offers_the_roster_to_whom_has_one(live_server, browser, locale, width,
                                                           scheme):
     from tests.scorepad.factories import group_with, user
@@ -110,7 +111,7 @@ CHIPS = """() => [...document.querySelectorAll('details.house-rules .toggle3 lab
   })"""
 
 
-@pytest.mark.parametrize("locale", ["hu-HU", "de-AT", "en-GB"])
+@pytest.mark.parametrize("locale", repeated(["hu-HU", "de-AT", "en-GB"]))
 def test_the_house_rule_chips_fit_a_320_px_phone(live_server, browser, locale):
     page = new_phone(browser, locale=locale, width=320, height=640)
     page.goto(live_server.url + "/play/")
