@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
-from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
@@ -16,7 +15,7 @@ from django.db import transaction
 from .. import games, rosters, services
 from ..errors import FieldProblem, InputError
 from ..models import Group, Season, default_cup_points
-from ..tournaments.formats import exact_number
+from ..tournaments.formats import clean_points
 
 NAME_MAX = 80
 #: ``cup_points``: 1 to this many places, each from 0 to ``CUP_POINTS_MOST``.
@@ -59,26 +58,9 @@ def _events(value: object) -> str:
 
 
 
-def _text(number: Decimal) -> str:
-    """A Decimal as plain text without needless zeros ("25", "12.5")."""
-    text = f"{number:f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
 def clean_cup_points(value: object) -> list[str]:
     """1–50 numbers ≥ 0, kept exactly as decimal text."""
-    if not isinstance(value, list) or not 1 <= len(value) <= CUP_PLACES:
-        raise InputError("cup_points", f"must be a list of 1 to {CUP_PLACES} numbers",
-                         "cup_points_list", most=CUP_PLACES)
-    out = []
-    for index, item in enumerate(value):
-        number = exact_number(item)
-        if number is None or not 0 <= number <= CUP_POINTS_MOST:
-            raise InputError(f"cup_points.{index}",
-                             f"must be a number from 0 to {CUP_POINTS_MOST}",
-                             "not_number_between", min=0, max=CUP_POINTS_MOST)
-        out.append(_text(number))
-    return out
+    return clean_points(value, "cup_points", CUP_PLACES, CUP_POINTS_MOST)
 
 
 def _count(value: object, field: str, low: int) -> int:

@@ -55,16 +55,22 @@ def exact_number(value: object) -> Decimal | None:
 
 def clean_rank_points(value: object) -> list[str]:
     """1–12 numbers ≥ 0, kept exactly as decimal text."""
-    if not isinstance(value, list) or not 1 <= len(value) <= RANK_PLACES:
-        raise InputError("rank_points", f"must be a list of 1 to {RANK_PLACES} numbers",
-                         "rank_points_list", most=RANK_PLACES)
+    return clean_points(value, "rank_points", RANK_PLACES, RANK_POINTS_MOST)
+
+
+def clean_points(value: object, field: str, places: int, most: int) -> list[str]:
+    """Points by place (a tournament's rank points, a season's cup points): a list of 1 to
+    ``places`` numbers from 0 to ``most``, kept exactly as decimal text; refused as
+    ``<field>_list`` or at the item's own field."""
+    if not isinstance(value, list) or not 1 <= len(value) <= places:
+        raise InputError(field, f"must be a list of 1 to {places} numbers",
+                         f"{field}_list", most=places)
     out = []
     for index, item in enumerate(value):
         number = exact_number(item)
-        if number is None or not 0 <= number <= RANK_POINTS_MOST:
-            raise InputError(f"rank_points.{index}",
-                             f"must be a number from 0 to {RANK_POINTS_MOST}",
-                             "not_number_between", min=0, max=RANK_POINTS_MOST)
+        if number is None or not 0 <= number <= most:
+            raise InputError(f"{field}.{index}", f"must be a number from 0 to {most}",
+                             "not_number_between", min=0, max=most)
         out.append(_text(number))
     return out
 
