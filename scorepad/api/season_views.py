@@ -28,7 +28,7 @@ from .auth import AccountRequired
 from .errors import invalid
 from .idempotency import HEADER as IDEMPOTENCY
 from .idempotency import idempotent
-from .tournament_views import CATEGORY_PARAMETER, _category
+from .tournament_views import CATEGORY_PARAMETER, category_asked
 
 
 def season_out(season: Season) -> dict[str, Any]:
@@ -104,7 +104,7 @@ def season_standings(request: Request, season_id: int) -> HttpResponse:
     """Read from the events at every request: a correction of any deal moves them at
     once; the ETag is of what they show (``seasons.etag``)."""
     found = season_for(request.user, season_id, READ)
-    category = _category(request) or ""
+    category = category_asked(request) or ""
     body, etag = seasons.standings_and_etag(found, category)
     if client_has(request, etag):
         response = HttpResponse(status=304)

@@ -279,7 +279,7 @@ def ranking(request: Request, tournament_id: int) -> Any:
     """From the tables' kept results, never from their deals; the answer rendered once per
     version of the tournament (scorepad.cache.answers)."""
     found = tournament_for(request.user, tournament_id, READ)
-    category = _category(request)
+    category = category_asked(request)
 
     def etag(version: int) -> str:
         return tour.ranking_etag(found.pk, version, category)
@@ -292,7 +292,7 @@ def ranking(request: Request, tournament_id: int) -> Any:
     return polled(request, etag(found.version), build)
 
 
-def _category(request: Request) -> str | None:
+def category_asked(request: Request) -> str | None:
     """The ``category`` asked for (None: all), or 400 naming it."""
     given = request.query_params.get("category")
     if given in (None, ""):
