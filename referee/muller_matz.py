@@ -60,6 +60,19 @@ class MullerMatzRules:
         return PACKS[self.pack]
 
 
+#: What each of its rules means, in a line for the forms that set it: a new rule brings its
+#: help here, beside it, and the pages translate it from the game's catalogue.
+HELP: Mapping[str, str] = {
+    "pack": "the cards used",
+    "players_min": "fewest players at the table",
+    "players_max": "most players at the table",
+    "two_packs_from": "from this many players on, two packs are used",
+    "lowest_trump": "rank of the trump that may be swapped for the turned-up card",
+    "sleep_trumps": "trumps needed to go to sleep while the stock lasts",
+    "hand_size": "a hand draws from the stock up to this many cards",
+}
+
+
 MULLER_MATZ_RULES = MullerMatzRules()
 #: Most seats any override may allow (two packs, three cards each, leave a stock).
 MAX_PLAYERS = 20

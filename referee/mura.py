@@ -81,6 +81,18 @@ class MuraRules:
         return self.figure_cards + (WINNING_ACE_FIGURES - 1) * aces
 
 
+#: What each of its rules means, in a line for the forms that set it: a new rule brings its
+#: help here, beside it, and the pages translate it from the game's catalogue.
+HELP: Mapping[str, str] = {
+    "players": "players at the table (2, 4 or 8: all 32 cards are dealt)",
+    "figures_needed": "figures a player with tricks needs to be safe",
+    "zeros_per_mura": "zeros worth one mura in the settlement",
+    "pack": "the cards used",
+    "max_figures_per_trick": "most figures one trick can hold",
+    "clockwise": "the list of players goes clockwise round the table",
+}
+
+
 MURA_RULES = MuraRules()
 
 

@@ -139,6 +139,59 @@ class MulatschakRules:
         return out
 
 
+#: What each house rule means, in a line for the forms that set it (the start form, the
+#: Referee page, a tournament's settings): a new rule brings its help here, beside it, and
+#: the pages translate it from the game's catalogue.
+HELP: Mapping[str, str] = {
+    "pack": "cards used (36, or 33: without the sixes but the Weli)",
+    "players_min": "fewest players at the table",
+    "players_max": "most players at the table",
+    "start_score": "everybody starts here",
+    "target_score": "reaching it or less ends the game",
+    "trick_value": "minus points per trick taken",
+    "no_trick_penalty": "plus points for a player who played and took no trick",
+    "declarer_fail_penalty": "plus points for a declarer short of the bid",
+    "failed_declarer_counts_tricks": "a failed declarer also gets minus points for tricks",
+    "stay_home_penalty": "plus points for staying home",
+    "min_bid": "lowest bid that is not a pass",
+    "min_bid_hearts": "lowest bid when the declarer then names hearts",
+    "dealer_may_hold": "the dealer may take over the highest bid (bei mir)",
+    "no_bid_at_or_below": "a player at or below this score may only pass (null: off)",
+    "must_play_at_or_below": "a player at or below this score may not stay home",
+    "no_exchange_at_or_below": "a player at or below this score may not exchange",
+    "max_exchange": 'most cards one player may take (a number, or {"4": 3} per players)',
+    "exchange_capped_by_declarer": "opponents may not take more cards than the declarer",
+    "hearts_double": "hearts trump doubles the deal",
+    "hearts_all_play": "hearts trump: nobody may stay home",
+    "collapse_doubles": "each collapse doubles the next played deal",
+    "weli_prevents_whiteout": "the Weli saves a hand from a whiteout",
+    "knock_doubles": "knocking doubles the deal",
+    "multiplier_cap": "largest multiplier (null: 2^40, the cap that keeps scores in range)",
+    "muli_all_play": "Muli: nobody may stay home",
+    "muli_no_exchange": "Muli: nobody exchanges",
+    "muli_win": "a Muli that comes off, before multipliers",
+    "muli_fail": "a Muli that fails, before multipliers",
+    "muli_fail_mode": "who gets the others' amount of a failed Muli",
+    "last_player_must_play": "the declarer may not be left without an opponent",
+    "must_follow_suit": "Farbzwang: follow suit",
+    "must_trump": "void in the suit led: must trump",
+    "must_head_trick": "Stichzwang: must beat the trick if able",
+    "all_pass": "everybody passed: what then",
+    "no_stay_home_twice": "nobody may stay home in two played deals in a row",
+    "score_floor": "scores never go below this (null: no floor)",
+    "exchange_on_sight": "one card on sight: refuse it and take the next one face down",
+    "exchange_ace_five": "five on the ace: holding the trump ace, take five and return one",
+    "exchange_bridge": "the bridge (Packerl): five new cards, then face up while trumps",
+    "exchange_seven_six": "six on the seven: bells trump, keep the bells seven, take six",
+    "delayed_trump": "the declarer may delay trump (Weiß ich noch nicht) and take a bridge",
+    "declarer_on_sight_chain": ("the declarer's exchange goes on with cards on sight while "
+                               "they are trumps"),
+    "knock_survives_collapse": ("a knock on a deal that collapses doubles the next played "
+                               "deal too"),
+    "sit_out_at": "from this many players on, the dealer sits out every deal (null: never)",
+}
+
+
 PARAMETER_NAMES: tuple[str, ...] = tuple(
     f.name for f in fields(MulatschakRules) if f.name not in ("name", "title")
 )

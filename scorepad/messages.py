@@ -48,6 +48,12 @@ VARIANTS: dict[str, list[Any]] = {
 }
 
 
+def lazy_words(texts: Mapping[str, str]) -> dict[str, Any]:
+    """English written where it belongs outside the pages (a rule's help beside the rule in
+    the referee), each translated when shown, from the catalogue that holds its text."""
+    return {name: _(text) for name, text in texts.items()}
+
+
 @dataclass(frozen=True)
 class Wording:
     """A game's words for the codes its rules report (docs/rules.md lists them), beside

@@ -238,3 +238,32 @@ def test_a_violation_is_a_code_a_player_and_read_only_params():
     }
     with pytest.raises(TypeError):
         v.params["total"] = 5  # type: ignore[index]
+
+
+# --- the help beside each rule -----------------------------------------------------
+
+
+def unexplained(rules: object, help_lines: dict[str, str]) -> list[str]:
+    """The parameters of ``rules`` without a line of help beside them, and the help of a
+    name that is no parameter, each named."""
+    params = set(rules.as_params())  # type: ignore[attr-defined]
+    return ([f"{name}: no help" for name in sorted(params - set(help_lines))]
+            + [f"{name}: help of no parameter" for name in sorted(set(help_lines) - params)]
+            + [f"{name}: empty help" for name, text in help_lines.items() if not text.strip()])
+
+
+def test_every_rule_of_every_game_has_its_line_of_help_beside_it():
+    from referee import mura, muller_matz, rules
+
+    assert unexplained(SALZBURG, dict(rules.HELP)) == []
+    assert unexplained(mura.MuraRules(), dict(mura.HELP)) == []
+    assert unexplained(muller_matz.MullerMatzRules(), dict(muller_matz.HELP)) == []
+
+
+def test_a_rule_added_without_its_help_is_named():
+    from referee import rules
+
+    lines = {name: text for name, text in rules.HELP.items() if name != "knock_doubles"}
+    lines["knocks_twice"] = "a made-up rule"
+    assert unexplained(SALZBURG, lines) == ["knock_doubles: no help",
+                                            "knocks_twice: help of no parameter"]

@@ -10,10 +10,10 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, ngettext_lazy, pgettext_lazy
 
-from referee.rules import PRESETS
+from referee.rules import HELP, PRESETS
 
 from ...cardnames import SUITS
-from ...messages import Wording
+from ...messages import Wording, lazy_words
 
 #: Exchange forms (docs/rules.md, "Exchange") as words inside messages.
 FORM_LABELS: dict[str, Any] = {
@@ -145,56 +145,9 @@ CHOICE_WORDS: dict[str, dict[str, Any]] = {
                  "redeal_double": _("deal again, the next deal doubled")},
 }
 
-#: The meaning of every house rule (docs/rules.md, "House rules"), for the forms that set
-#: them.
-RULE_HELP: dict[str, Any] = {
-    "pack": _("cards used (36, or 33: without the sixes but the Weli)"),
-    "players_min": _("fewest players at the table"),
-    "players_max": _("most players at the table"),
-    "start_score": _("everybody starts here"),
-    "target_score": _("reaching it or less ends the game"),
-    "trick_value": _("minus points per trick taken"),
-    "no_trick_penalty": _("plus points for a player who played and took no trick"),
-    "declarer_fail_penalty": _("plus points for a declarer short of the bid"),
-    "failed_declarer_counts_tricks": _("a failed declarer also gets minus points for tricks"),
-    "stay_home_penalty": _("plus points for staying home"),
-    "min_bid": _("lowest bid that is not a pass"),
-    "min_bid_hearts": _("lowest bid when the declarer then names hearts"),
-    "dealer_may_hold": _("the dealer may take over the highest bid (bei mir)"),
-    "no_bid_at_or_below": _("a player at or below this score may only pass (null: off)"),
-    "must_play_at_or_below": _("a player at or below this score may not stay home"),
-    "no_exchange_at_or_below": _("a player at or below this score may not exchange"),
-    "max_exchange": _('most cards one player may take (a number, or {"4": 3} per players)'),
-    "exchange_capped_by_declarer": _("opponents may not take more cards than the declarer"),
-    "hearts_double": _("hearts trump doubles the deal"),
-    "hearts_all_play": _("hearts trump: nobody may stay home"),
-    "collapse_doubles": _("each collapse doubles the next played deal"),
-    "weli_prevents_whiteout": _("the Weli saves a hand from a whiteout"),
-    "knock_doubles": _("knocking doubles the deal"),
-    "multiplier_cap": _("largest multiplier (null: 2^40, the cap that keeps scores in range)"),
-    "muli_all_play": _("Muli: nobody may stay home"),
-    "muli_no_exchange": _("Muli: nobody exchanges"),
-    "muli_win": _("a Muli that comes off, before multipliers"),
-    "muli_fail": _("a Muli that fails, before multipliers"),
-    "muli_fail_mode": _("who gets the others' amount of a failed Muli"),
-    "last_player_must_play": _("the declarer may not be left without an opponent"),
-    "must_follow_suit": _("Farbzwang: follow suit"),
-    "must_trump": _("void in the suit led: must trump"),
-    "must_head_trick": _("Stichzwang: must beat the trick if able"),
-    "all_pass": _("everybody passed: what then"),
-    "no_stay_home_twice": _("nobody may stay home in two played deals in a row"),
-    "score_floor": _("scores never go below this (null: no floor)"),
-    "exchange_on_sight": _("one card on sight: refuse it and take the next one face down"),
-    "exchange_ace_five": _("five on the ace: holding the trump ace, take five and return one"),
-    "exchange_bridge": _("the bridge (Packerl): five new cards, then face up while trumps"),
-    "exchange_seven_six": _("six on the seven: bells trump, keep the bells seven, take six"),
-    "delayed_trump": _("the declarer may delay trump (Weiß ich noch nicht) and take a bridge"),
-    "declarer_on_sight_chain": _("the declarer's exchange goes on with cards on sight while "
-                                 "they are trumps"),
-    "knock_survives_collapse": _("a knock on a deal that collapses doubles the next played "
-                                 "deal too"),
-    "sit_out_at": _("from this many players on, the dealer sits out every deal (null: never)"),
-}
+#: The meaning of every house rule, written beside the rule in the referee
+#: (``referee.rules.HELP``) and translated here from this package's catalogue.
+RULE_HELP: dict[str, Any] = lazy_words(HELP)
 
 #: How the home page names the game ("Schreiber keeps the score of ..."), how the start
 #: form counts its stake ("Stake per ..."), its note on the group's statistics table and the

@@ -10,7 +10,9 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from ...messages import Wording
+from referee.muller_matz import HELP
+
+from ...messages import Wording, lazy_words
 from .play import TITLE
 
 #: Why a card does not serve a second-life pile (the reasons of /beat), inside a message.
@@ -59,16 +61,9 @@ SWAP_REFUSALS: dict[str, Any] = {
     "no_lowest_trump": _("No swap: only the holder of {card} may take the turned-up card."),
 }
 
-#: The meaning of each of its rules (docs/rules.md, "Mueller Matz parameters").
-RULE_HELP: dict[str, Any] = {
-    "pack": _("the cards used"),
-    "players_min": _("fewest players at the table"),
-    "players_max": _("most players at the table"),
-    "two_packs_from": _("from this many players on, two packs are used"),
-    "lowest_trump": _("rank of the trump that may be swapped for the turned-up card"),
-    "sleep_trumps": _("trumps needed to go to sleep while the stock lasts"),
-    "hand_size": _("a hand draws from the stock up to this many cards"),
-}
+#: The meaning of each of its rules, written beside the rule in the referee
+#: (``referee.muller_matz.HELP``) and translated here from this package's catalogue.
+RULE_HELP: dict[str, Any] = lazy_words(HELP)
 
 #: How the home page names the game, how the start form counts its stake, its note on the
 #: group's statistics (what its figures count) and the shared charts its figures are drawn

@@ -10,10 +10,11 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from referee.mura import HELP
 from referee.violations import Violation
 
 from ...cardnames import card_name, suit_name
-from ...messages import SHARED, Wording, fill, violation_message
+from ...messages import SHARED, Wording, fill, lazy_words, violation_message
 from .play import TITLE
 
 #: Card-by-card violations, as shown next to the trick or card they concern: the same
@@ -84,15 +85,9 @@ def card_violation_message(violation: Violation, pack: str) -> str:
     return fill(template, values)
 
 
-#: The meaning of each of its rules (docs/rules.md, "Mura parameters").
-RULE_HELP: dict[str, Any] = {
-    "players": _("players at the table (2, 4 or 8: all 32 cards are dealt)"),
-    "figures_needed": _("figures a player with tricks needs to be safe"),
-    "zeros_per_mura": _("zeros worth one mura in the settlement"),
-    "pack": _("the cards used"),
-    "max_figures_per_trick": _("most figures one trick can hold"),
-    "clockwise": _("the list of players goes clockwise round the table"),
-}
+#: The meaning of each of its rules, written beside the rule in the referee
+#: (``referee.mura.HELP``) and translated here from this package's catalogue.
+RULE_HELP: dict[str, Any] = lazy_words(HELP)
 
 #: How the home page names the game, how the start form counts its stake, its note on the
 #: group's statistics (what its figures count) and the shared charts its figures are drawn
