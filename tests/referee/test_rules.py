@@ -253,7 +253,7 @@ def unexplained(rules: object, help_lines: dict[str, str]) -> list[str]:
 
 
 def test_every_rule_of_every_game_has_its_line_of_help_beside_it():
-    from referee import mura, muller_matz, rules
+    from referee import muller_matz, mura, rules
 
     assert unexplained(SALZBURG, dict(rules.HELP)) == []
     assert unexplained(mura.MuraRules(), dict(mura.HELP)) == []

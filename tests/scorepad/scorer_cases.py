@@ -56,6 +56,8 @@ class Played:
         self.game = games.get(game)
         frozen = self.game.rules(preset, overrides)
         self.rules = {"preset": frozen.preset, "params": _json(frozen.params)}
+        #: what the session changed of its preset (a failure names it: a switch turned)
+        self.overrides = overrides
         self.players, self.first_dealer = players, first_dealer
         self.session = SimpleNamespace(preset=frozen.preset, rules=self.rules["params"],
                                        first_dealer_id=first_dealer, state=None)

@@ -111,7 +111,8 @@ def differences(played: list[Played], answers: list[dict[str, Any]]) -> list[str
                 k = int(found[len(".steps["):found.index("]")])
                 where = (f"\n  deal {k + 1}: {json.dumps(s.deals[k], ensure_ascii=False)}"
                          f"\n  state before: {json.dumps(s.steps_state(k), ensure_ascii=False)}")
-            out.append(f"{s.game.NAME} {_short(s.rules)} seats {s.players}: {found}{where}")
+            rules = f"{s.rules['preset']} with {_short(s.overrides or {})}"
+            out.append(f"{s.game.NAME} {rules} seats {s.players}: {found}{where}")
     return out
 
 
@@ -247,7 +248,7 @@ def test_the_random_sessions_reach_every_rule_they_are_meant_to() -> None:
 
 
 def test_the_scorers_rules_data_is_generated_from_the_referee() -> None:
-    assert scorerdata.stale() == [], "run: python manage.py scorer_data"
+    assert scorerdata.stale() == [], "run: DJANGO_DEBUG=1 .venv/bin/python manage.py scorer_data"
     call_command("scorer_data", "--check")
 
 
