@@ -32,6 +32,16 @@ PLAYERS = ["Anna", "Bert", "Cilli", "Dominik", "Erna", "Franz", "Gerti", "Hans"]
 PRESET = "salzburg"
 DEALS = 2
 SCREEN = {"width": 1920, "height": 1080}
+
+
+@pytest.fixture
+def brisk_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen asks for news every second instead of every 5: the evening waits for
+    the screen after every deal, and what it checks is what the screen shows, not how often
+    it asks (tests/scorepad test the interval the screen's parts name)."""
+    from scorepad.views import tournaments
+
+    monkeypatch.setattr(tournaments, "SCREEN_SECONDS", 1)
 GAME = [g for g in games.for_tournaments() if games.get(g).TOURNAMENT.ends_with_game][0]
 
 
@@ -242,7 +252,8 @@ def play_round(browser: Any, base: str, director: Any, screen: Any, tournament_p
 
 
 @pytest.mark.long(55)
-def test_a_whole_evening_with_two_table_phones_and_the_screen(live_server, browser):
+def test_a_whole_evening_with_two_table_phones_and_the_screen(live_server, browser,
+                                                             brisk_screen):
     from tests.scorepad.factories import group_with, user
 
     base = live_server.url
@@ -401,7 +412,8 @@ def screen_lines(screen: Any) -> list[tuple[int, str]]:
 
 
 @pytest.mark.long(70)
-def test_an_evening_with_a_final_categories_fees_and_prizes(live_server, browser):
+def test_an_evening_with_a_final_categories_fees_and_prizes(live_server, browser,
+                                                             brisk_screen):
     from scorepad.models import Entrant, Tournament
     from tests.scorepad.factories import group_with, user
     from tests.scorepad.test_tournament_format_logic import combined_points

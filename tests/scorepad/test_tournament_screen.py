@@ -187,6 +187,13 @@ def test_the_screen_page_carries_both_parts_and_a_wrong_token_finds_neither(even
     assert Client().get(f"/screen/{wrong}/board").status_code == 404
 
 
+
+def test_both_parts_of_the_screen_ask_for_news_every_five_seconds(evening):
+    board, live = _parts(evening)
+    for url in (f"/screen/{evening.screen_token}/", board, live):
+        body = Client().get(url).content.decode()
+        assert body.count('hx-trigger="every 5s"') == (2 if url.endswith("/") else 1), url
+
 # --- what the screen keeps to itself while rounds are hidden -----------------------------------
 
 
