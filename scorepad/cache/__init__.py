@@ -14,5 +14,6 @@ token, idempotency key, poll grant, account) is put in per answer.
 - ``table_codes``: a tournament table's code (the API's ``Table`` login) while its
   session's version is the one read with it.
 - ``screens``: what a tournament's public screen needs to answer its polls without a
-  query (the tournament's version, its open round's sessions).
+  query (the tournament's version, its open round's sessions), and each table of its live
+  part rendered, by the versions it was rendered from.
 """

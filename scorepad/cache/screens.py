@@ -13,6 +13,12 @@ sessions' versions (``scorepad.tournaments.services.screen_ranking_key``,
 - **Each session's version** (``sv:<session id>``, ``versions``): every deal, correction
   or undo raises one.
 
+Beside the keys, **each table's part of the live screen** (``st:...``, ``table_key``) is
+kept rendered by the versions it was read at (the tournament's, its session's) and the
+language: a deal at one table renders that table again, the others are read back in one
+round trip. Being named by exact versions, such an entry is never stale, in a shared
+cache or in one process's.
+
 Anything missing, out of date or unreadable: None, and the caller asks the database (one
 query) as before. Only trusted when every process sees the same cache
 (``backend.shared()``). A tournament deleted keeps answering its last screen until its
@@ -118,3 +124,31 @@ def raise_sessions(rows: Iterable[tuple[int, int]]) -> None:
     for session_id, version in given.items():
         if versions.version_key(session_id) not in found:
             versions.raise_to(session_id, version)
+
+
+# --- each table's part of the live screen ---------------------------------------------------
+
+#: Seconds a table's rendered part stays cached without use (the screen asks for it every
+#: 5 s while its session's version stands; a deal makes a new one).
+TABLE_SECONDS = 300
+
+
+def table_key(tournament: tuple[int, int], session: tuple[int, int], *parts: str) -> str:
+    """A table's rendered part, named by what it was rendered from: the tournament's id
+    and version (a round closed, a result entered, rounds hidden, the round's limit) and
+    its session's id and version (every deal, correction, undo or rename), and ``parts``
+    (the language)."""
+    return "-".join(["st", f"t{tournament[0]}v{tournament[1]}",
+                     f"s{session[0]}v{session[1]}", *parts])
+
+
+def rendered_tables(keys: list[str]) -> dict[str, str]:
+    """The tables' parts the cache has of ``keys`` (one round trip); none when it cannot
+    answer (they are rendered again)."""
+    return backend.get_many(keys) or {}
+
+
+def keep_tables(rendered: dict[str, str]) -> None:
+    """Cache freshly rendered tables' parts; a cache that refuses only costs a render."""
+    if rendered:
+        backend.put_many(rendered, TABLE_SECONDS)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -682,11 +682,15 @@ class LiveTable:
     confirmed_by: str | None  # who confirmed its result (None: nobody yet)
 
 
-def live_tables(tournament: Tournament, the_round: TournamentRound) -> list[LiveTable]:
-    """Every table of the round with its progress (deals, finished, round scores), from
-    its session's running state: a query for the tables and one for their seats."""
-    rows = list(the_round.tables.select_related("session", "session__first_dealer")
-                .order_by("number"))
+def live_tables(tournament: Tournament, the_round: TournamentRound,
+                sessions: Collection[int] | None = None) -> list[LiveTable]:
+    """Every table of the round (only those of ``sessions``, if given) with its progress
+    (deals, finished, round scores), from its session's running state: a query for the
+    tables and one for their seats."""
+    tables = the_round.tables.select_related("session", "session__first_dealer")
+    if sessions is not None:
+        tables = tables.filter(session_id__in=sessions)
+    rows = list(tables.order_by("number"))
     seats: dict[int, list[tuple[str, str]]] = {}
     for session_id, player_id, name in (Seat.objects.filter(
             session_id__in=[t.session_id for t in rows]).order_by("position")

@@ -255,3 +255,108 @@ def test_a_correction_in_a_hidden_round_changes_nothing_the_screen_shows(swiss, 
         fresh = Client().get(part)
         assert fresh["ETag"] == before[part]["ETag"] and fresh.content == before[part].content
 
+
+
+# --- each table rendered once per version, for every watcher ------------------------------------
+
+
+@pytest.fixture
+def table_renders():
+    """The numbers of the tables whose part of the live screen is rendered."""
+    from django.test.signals import template_rendered
+
+    numbers = []
+
+    def seen(sender, template, context, **kwargs):
+        if template.name == "scorepad/_tournament_screen_table.html":
+            numbers.append(context["table"]["number"])
+
+    template_rendered.connect(seen)
+    yield numbers
+    template_rendered.disconnect(seen)
+
+
+def _live_section(response):
+    text = response.content.decode()
+    return text[text.index('<section id="screen-live"'):]
+
+
+def test_watchers_of_the_same_tables_get_one_render_and_no_query(
+        evening, table_renders, django_assert_num_queries):
+    _board, live = _parts(evening)
+    first = Client().get(live)
+    assert sorted(table_renders) == [1, 2]
+    with django_assert_num_queries(0):
+        second = Client().get(live)  # another watcher, without an ETag yet
+    assert second.status_code == 200 and second.content == first.content
+    assert sorted(table_renders) == [1, 2]
+
+
+def test_a_deal_renders_its_table_again_and_reads_the_others_back(
+        evening, anna, table_renders):
+    _board, live = _parts(evening)
+    before = Client().get(live)
+    table_renders.clear()
+    session = evening.round_set.get(number=2).tables.get(number=2).session
+    record(session, anna, sweep(session, seats(session)[1]))
+    after = Client().get(live)
+    assert table_renders == [2]
+    assert after.content != before.content and "10.00" in after.content.decode()
+    assert after.content.decode().index("Table 1") < after.content.decode().index("Table 2")
+
+
+def test_each_language_has_its_own_tables(evening, table_renders):
+    _board, live = _parts(evening)
+    german = _live_section(Client().get(live, HTTP_ACCEPT_LANGUAGE="de"))
+    english = _live_section(Client().get(live, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "Tisch 1" in german and "Table 1" not in german
+    assert "Table 1" in english and "Tisch 1" not in english
+    assert len(table_renders) == 4  # two tables in each language
+    assert _live_section(Client().get(live, HTTP_ACCEPT_LANGUAGE="de")) == german
+
+
+def test_a_table_is_kept_under_the_version_it_was_rendered_from(
+        evening, anna, monkeypatch, table_renders):
+    """A deal that lands while the screen renders (after it read the tables' versions,
+    before it read their sessions) is shown, and the table is kept under the version it
+    shows, not the one read before: the next poll renders nothing and shows it still."""
+    from scorepad.cache import screens
+
+    _board, live = _parts(evening)
+    session = evening.round_set.get(number=2).tables.get(number=1).session
+    read = tour.live_tables
+
+    def with_a_deal_meanwhile(*args, **kwargs):
+        monkeypatch.setattr(tour, "live_tables", read)
+        record(session, anna, sweep(session, seats(session)[0]))
+        return read(*args, **kwargs)
+
+    version_before = session.version
+    monkeypatch.setattr(tour, "live_tables", with_a_deal_meanwhile)
+    shown = Client().get(live).content.decode()
+    assert "10.00" in shown  # the sweep (15 − 5)
+    evening.refresh_from_db()
+    session.refresh_from_db()
+    at = (evening.pk, evening.version)
+    kept = screens.rendered_tables([screens.table_key(at, (session.pk, v), "en")
+                                    for v in (version_before, session.version)])
+    assert list(kept) == [screens.table_key(at, (session.pk, session.version), "en")]
+    table_renders.clear()
+    again = Client().get(live).content.decode()
+    assert table_renders == [] and "10.00" in again
+
+
+def test_a_cache_that_cannot_answer_still_shows_the_tables(evening, monkeypatch):
+    from django.core.cache import caches
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    def unreachable(*args, **kwargs):
+        raise RedisConnectionError("Connection refused")
+
+    for method in ("get", "get_many", "set", "set_many", "delete_many"):
+        monkeypatch.setattr(caches["default"], method, unreachable)
+    board, live = _parts(evening)
+    for part in (board, live):
+        answer = Client().get(part)
+        assert answer.status_code == 200, part
+    assert "Table 1" in answer.content.decode() and "Table 2" in answer.content.decode()
