@@ -143,11 +143,13 @@ class Connection:
 
 
 async def client(port: int, kind: str, every: float, stop: float, stats: Stats,
-                 make: Callable[[str], Request], ok: tuple[int, ...]) -> None:
-    """Ask ``make(last ETag)`` every ``every`` s until ``stop``, on one connection."""
+                 make: Callable[[str], Request], ok: tuple[int, ...], arrive: float = 0
+                 ) -> None:
+    """Ask ``make(last ETag)`` every ``every`` s until ``stop``, on one connection; the
+    first time within ``arrive`` s (at least within ``every``)."""
     conn = Connection(port, stats)
     etag = ""
-    next_at = time.monotonic() + random.random() * every  # start apart
+    next_at = time.monotonic() + random.random() * max(every, arrive)  # start apart
     while True:
         wait = next_at - time.monotonic()
         if wait > 0:
@@ -178,8 +180,8 @@ async def client(port: int, kind: str, every: float, stop: float, stats: Stats,
 
 async def run(port: int, jobs: list[tuple[str, float, Callable[[str], Request],
                                           tuple[int, ...]]],
-              duration: float, warmup: float, stats: Stats, server: set[int]
-              ) -> dict[str, float]:
+              duration: float, warmup: float, stats: Stats, server: set[int],
+              arrive: float = 0) -> dict[str, float]:
     """Every client for ``warmup`` + ``duration`` seconds, counting after the warm-up;
     the CPU shares of the counted part."""
     stop = time.monotonic() + warmup + duration
@@ -190,8 +192,9 @@ async def run(port: int, jobs: list[tuple[str, float, Callable[[str], Request],
         stats.counting = True
         return Cpu(server)
 
-    cpu, *_ = await asyncio.gather(count(), *(client(port, kind, every, stop, stats, make, ok)
-                                              for kind, every, make, ok in jobs))
+    cpu, *_ = await asyncio.gather(count(), *(
+        client(port, kind, every, stop, stats, make, ok, arrive if kind != "ping" else 0)
+        for kind, every, make, ok in jobs))
     return cpu.shares()
 
 
@@ -228,6 +231,10 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=0,
                         help="seconds at the start whose answers count only if they fail "
                         "(every client starts at once, as at a round's draw)")
+    parser.add_argument("--arrive", type=float, default=0,
+                        help="seconds over which the phones and screens come in after the "
+                        "draw, each at a random moment, all counted (0: every client "
+                        "within its first interval, 2 s for a table's phones)")
     parser.add_argument("--cache-url", default=os.environ.get("SCHREIBER_CACHE_URL")
                         or "redis://127.0.0.1:6379/1",
                         help='SCHREIBER_CACHE_URL of the server ("": memory per worker)')
@@ -240,7 +247,8 @@ def main() -> None:
     ranking = f"/api/v1/tournaments/{made.pk}/ranking"  # type: ignore[attr-defined]
     print(f"{args.tables} tables, {len(pairs) * 4} players, {args.watchers} screen watchers, "
           f"a deal every {args.deal_every:g} s at each table, {args.duration:g} s counted "
-          f"after {args.warmup:g} s of warm-up; cache: "
+          f"after {args.warmup:g} s of warm-up, clients coming in over "
+          f"{args.arrive:g} s; cache: "
           f"{args.cache_url or '(memory per worker)'}; load average at start: "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     stats = Stats()
@@ -274,7 +282,8 @@ def main() -> None:
     pids: list[int] = []
     with c.gunicorn(cache_url=args.cache_url, pids=pids) as base:
         port = int(base.rsplit(":", 1)[1])
-        shares = asyncio.run(run(port, jobs, args.duration, args.warmup, stats, set(pids)))
+        shares = asyncio.run(run(port, jobs, args.duration, args.warmup, stats, set(pids),
+                                 args.arrive))
     report(stats, args.duration, shares)
 
 
