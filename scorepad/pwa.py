@@ -36,15 +36,18 @@ SHELL = ("schreiber.css", "schreiber.js", "outbox.js", "entry.js", "saving.js", 
          "cardpicker.js", "referee.js",
          "favicon.svg", "icons/icon-192.png", "icons/icon-512.png",
          "scorer.js", "provisional.js", "offline.js")
-#: Each game's scripts of the phone's scorer (its app's static files, games/<game>/...).
+#: Each game's scripts of the phone's scorer (its app's static files, games/<game>/...);
+#: with them its violation words in every language (scorerdata.words_file): a phone offline
+#: since its first visit refuses an illegal deal in the server's words, in any language.
 GAME_SHELL = ("rules-data.js", "scorer.js", "phone.js")
 
 
 def shell_urls() -> list[str]:
-    from .games.scorerdata import static_name, with_scorer
+    from .games.scorerdata import languages, static_name, with_scorer, words_file
 
     urls = [static(name) for name in SHELL]
-    urls += [static(static_name(game, name)) for game in with_scorer() for name in GAME_SHELL]
+    names = GAME_SHELL + tuple(words_file(code) for code in languages())
+    urls += [static(static_name(game, name)) for game in with_scorer() for name in names]
     urls += re.findall(r'src="([^"]+)"', str(htmx_script()))
     return urls
 

@@ -217,7 +217,7 @@
     let entries;
     try { entries = await box.list(sessionId()); } catch (e) { return []; }
     const at = standing(entries);
-    const words = wordsOf();
+    const words = at && wordsOf(at.data.game);
     if (!at || at.number !== number || (at.used && at.last.error) || !words) return [];
     const deal = at.game.formDeal(new URLSearchParams(body), at.data.players);
     if (deal === null) return [];
@@ -227,15 +227,11 @@
     return done.violations.map(function (v) { return scorer().worded(words, v, language); });
   }
 
-  // The violations' words, rendered once in the page (session_game.html), outside the
-  // table that each save's answer re-renders; null without them.
-  let words;
-  function wordsOf() {
-    if (words === undefined) {
-      const el = document.getElementById("scorer-words");
-      try { words = el ? JSON.parse(el.textContent) : null; } catch (e) { words = null; }
-    }
-    return words;
+  // The violations' words of the game in the page's language: the game's words-<lang>.js,
+  // one of the scorer's scripts (data-scripts), not carried by the page; null without them.
+  function wordsOf(game) {
+    const all = window.SchreiberWords;
+    return (all && all[game]) || null;
   }
 
 

@@ -91,8 +91,8 @@ def board_context(loaded: Loaded, game: games.Game, board_url: str) -> dict[str,
              # what the phone's scorer starts from (those who record; scorerdata)
              "scorer_table": lambda: scorerdata.table_json(loaded),
              "scorer_state": lambda: scorerdata.state_json(loaded),
-             # rendered once per page, never in a save's answer (session_game.html)
-             "scorer_words": lambda: scorerdata.words(loaded),
+             # the violations' words, loaded with the scorer's scripts (_provisional.html)
+             "scorer_words": lambda: scorerdata.words_script(loaded),
              # the players, in their seats (the offline start page lists the session by them)
              "seat_names": lambda: [loaded.names.to_name(p) for p in loaded.seats]}
             | game.board_context(loaded, board))

@@ -68,7 +68,8 @@ def test_the_phones_scorer_loads_at_the_first_tap_on_the_entry_panel_not_before(
     page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
     page.goto(f"{live_server.url}/sessions/{table.pk}/")
     polls(page, 2)
-    assert not [u for u in scripts if "/scorer" in u or "rules-data" in u], scripts
+    assert not [u for u in scripts
+                if "/scorer" in u or "rules-data" in u or "/words-" in u], scripts
     assert page.evaluate("() => typeof window.SchreiberScorer") == "undefined"
     with page.expect_response(lambda r: "/games/mulatschak/scorer" in r.url):
         page.locator("label[for=decl-0]").tap()

@@ -6,8 +6,9 @@
 // or {ok: false, violations} or {ok: false, error}. A crash of the scorer is reported as
 // {crash} for its session, so that the test names it instead of losing the batch.
 // Or {"scripts", "forms": [{game, seats, body}]}: the deal each saved form records.
-// Or {"scripts", "words": {key: words}, "violations": [{language, words, violation}]}: each
-// violation in its words (a game's, in a language: ``words`` is their key).
+// Or {"scripts", "words": {key: [path, game]}, "violations": [{language, words, violation}]}:
+// each violation in its words (a game's generated words-<language>.js, which the page loads
+// with the scorer: ``words`` is their key).
 "use strict";
 globalThis.self = globalThis;
 const fs = require("fs");
@@ -40,8 +41,15 @@ function sessions() {
 }
 
 function worded() {   // {language, words, violation}: the violation in words
+  const words = {};
+  Object.keys(input.words).forEach(function (key) {   // each file as a page loads it alone
+    const [path, game] = input.words[key];
+    globalThis.SchreiberWords = {};
+    require(path);
+    words[key] = globalThis.SchreiberWords[game];
+  });
   return input.violations.map(function (v) {
-    return Scorer.worded(input.words[v.words], v.violation, v.language);
+    return Scorer.worded(words[v.words], v.violation, v.language);
   });
 }
 

@@ -1,7 +1,8 @@
 """Every message has a German and a Hungarian translation that keeps its placeholders,
 and each compiled catalogue is current: the project's (``locale/``, the words all games
-share) and each game's own (``<game>/locale/``, the toy's included). A game's words are in
-its own catalogue (or the project's), never only in another game's."""
+share) and each game's own (``<game>/locale/``, the toy's included), and so are the phone's
+words generated from them (each game's ``words-<language>.js``: manage.py scorer_data). A
+game's words are in its own catalogue (or the project's), never only in another game's."""
 
 from __future__ import annotations
 
@@ -116,20 +117,38 @@ def test_the_placeholder_check_catches_a_lost_or_renamed_placeholder():
     assert placeholders('{{"declarer": 1}}') != placeholders('{"declarer": 1}')
 
 
+#: The steps after editing a catalogue (docs/development.md, "Translations").
+AFTER_EDITING = ("run `msgfmt -o django.mo django.po` in {folder}, then "
+                 "`DJANGO_DEBUG=1 .venv/bin/python manage.py scorer_data` (the phone's words)")
+
+
 @pytest.mark.parametrize(("language", "catalogue"), EVERY)
 def test_the_compiled_catalogue_is_not_older_than_its_source(language, catalogue):
     mo = po_path(language, catalogue).with_suffix(".mo")
-    assert mo.exists()
+    steps = AFTER_EDITING.format(folder=mo.parent.relative_to(ROOT))
+    assert mo.exists(), steps
     compiled = gettext.GNUTranslations(mo.open("rb"))
     for e in entries(language, catalogue):
         if e.plural is None:
             got = (compiled.pgettext(e.context, e.msgid) if e.context is not None
                    else compiled.gettext(e.msgid))
-            assert got == e.msgstrs[0], e.msgid
+            assert got == e.msgstrs[0], f"{e.msgid}: {steps}"
         else:
             forms = [compiled.npgettext(e.context, e.msgid, e.plural, n) if e.context is not None
                      else compiled.ngettext(e.msgid, e.plural, n) for n in (1, 5)]
-            assert forms == e.msgstrs[:2], e.msgid
+            assert forms == e.msgstrs[:2], f"{e.msgid}: {steps}"
+
+
+def test_the_phones_words_say_what_the_compiled_catalogues_say():
+    """A deal the phone refuses is refused in the server's words: each game's generated
+    words file in each language (scorerdata.render_words) is what its catalogues say now."""
+    from scorepad.games import scorerdata
+
+    stale = [str(file.relative_to(ROOT)) for game in scorerdata.with_scorer()
+             for file, text in scorerdata.generated(game) if file.name.startswith("words-")
+             if not file.is_file() or file.read_text(encoding="utf-8") != text]
+    assert stale == [], ("out of date: run `DJANGO_DEBUG=1 .venv/bin/python manage.py "
+                         "scorer_data`")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -5,8 +5,8 @@ through the server's code (scorer_cases.py) and through the scorer under Node, m
 identical answers deal by deal: the violations of an illegal deal, or the result, the state
 and the board of a legal one. ``ci`` plays at least 10,000 deals (tests/strength.py).
 
-And the scorer's rules data is the referee's: generated (manage.py scorer_data), never
-out of date.
+And the scorer's rules data is the referee's, its words the catalogues': generated
+(manage.py scorer_data), never out of date.
 """
 
 from __future__ import annotations
@@ -184,10 +184,10 @@ WORDED = [
 def test_the_phone_words_every_violation_as_the_server_does() -> None:
     """A deal the phone refuses offline is refused in the server's words: the scorer's
     violations (of the random sessions, and a few that choose their words by a value) in
-    German, English and Hungarian."""
+    German, English and Hungarian, in the words files the scorer loads."""
     from django.utils import translation
 
-    from scorepad.messages import violation_message, violation_words
+    from scorepad.messages import violation_message
 
     found = [(s.game.NAME, Violation.of(v["code"], v.get("player"), **v.get("params", {})))
              for s in sessions(seed=5, deals=examples(2000)) for step in s.steps
@@ -196,8 +196,9 @@ def test_the_phone_words_every_violation_as_the_server_does() -> None:
     cases, expected, words = [], [], {}
     for language in ("de", "en", "hu"):
         with translation.override(language):
-            for game in games.registered():  # each game's words, as its pages carry them
-                words[f"{language} {game.NAME}"] = violation_words(game.WORDING)
+            for game in games.registered():  # each game's words, as its pages load them
+                words[f"{language} {game.NAME}"] = [
+                    str(scorerdata.path(game, scorerdata.words_file(language))), game.NAME]
             for name, v in found + WORDED:
                 cases.append({"language": language, "words": f"{language} {name}",
                               "violation": json.loads(json.dumps(v.as_dict()))})
@@ -252,6 +253,25 @@ def test_the_scorers_rules_data_is_generated_from_the_referee() -> None:
     call_command("scorer_data", "--check")
 
 
+def test_a_stale_words_file_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A violation's words changed in a catalogue (compiled), scorer_data not run again:
+    the game's words files are out of date, in every language."""
+    game = games.registered()[0]
+    real = scorerdata.violation_words
+
+    def changed(wording: Any) -> dict[str, Any]:
+        words = real(wording)
+        if wording is game.WORDING:
+            words["codes"] = {**words["codes"], "new_code": "new words"}
+        return words
+
+    monkeypatch.setattr(scorerdata, "violation_words", changed)
+    assert scorerdata.stale() == [scorerdata.path(game, scorerdata.words_file(code))
+                                  for code in scorerdata.languages()]
+    with pytest.raises(CommandError, match=r"out of date \(run manage.py scorer_data\)"):
+        call_command("scorer_data", "--check")
+
+
 def test_a_stale_rules_data_file_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     game = games.registered()[0]
     real = game.scorer_data
@@ -267,3 +287,6 @@ def test_every_game_has_its_scorer_where_the_pages_find_it() -> None:
     for game in games.registered():
         data = scorerdata.render(game)
         assert f'[{json.dumps(game.NAME)}]' in data
+        for code in scorerdata.languages():
+            found = finders.find(scorerdata.words_name(game, code))
+            assert found and Path(found) == scorerdata.path(game, scorerdata.words_file(code))

@@ -1,8 +1,10 @@
-"""Write each game's rules data for the phone's scorer (``static/rules-data.js`` of the
-game's package) from the referee; ``--check`` only says whether they are up to date
-(scorepad.games.scorerdata).
+"""Write each game's files for the phone's scorer (in ``static/games/<game>/`` of the
+game's package): its rules data (``rules-data.js``) from the referee, and its violation
+words in each language (``words-<language>.js``) from the compiled catalogues; ``--check``
+only says whether they are up to date (scorepad.games.scorerdata).
 
-After changing a preset, a parameter, a code or a constant in referee/:
+After changing a preset, a parameter, a code or a constant in referee/, or a violation's
+words in a catalogue (compiled first: msgfmt):
 
     .venv/bin/python manage.py scorer_data
 """
@@ -18,7 +20,8 @@ from scorepad.games import scorerdata
 
 
 class Command(BaseCommand):
-    help = "Write the phone scorer's rules data of every game from the referee."
+    help = ("Write the phone scorer's rules data of every game from the referee, and its "
+            "violation words in each language from the compiled catalogues.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--check", action="store_true",
@@ -31,10 +34,10 @@ class Command(BaseCommand):
             if stale:
                 raise CommandError("out of date (run manage.py scorer_data): "
                                    + ", ".join(str(p.relative_to(base)) for p in stale))
-            self.stdout.write("the scorer's rules data is up to date")
+            self.stdout.write("the scorer's rules data and words are up to date")
             return
         written = scorerdata.write()
         for file in written:
             self.stdout.write(f"wrote {file.relative_to(base)}")
         if not written:
-            self.stdout.write("the scorer's rules data is up to date")
+            self.stdout.write("the scorer's rules data and words are up to date")
