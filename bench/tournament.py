@@ -178,6 +178,26 @@ async def client(port: int, kind: str, every: float, stop: float, stats: Stats,
     conn.close()
 
 
+async def warm(port: int, jobs: list[tuple[str, float, Callable[[str], Request],
+                                           tuple[int, ...]]], rounds: int) -> None:
+    """A server that was up before the draw: ``rounds`` rounds of 16 requests at once, of
+    every kind but a deal and of the first table only, so that every worker thread has its
+    database connection and every worker its compiled templates and catalogues; the other
+    tables' first answers stay to be made, as after a real draw. Not counted."""
+    asking, seen = [], set()
+    for kind, _every, make, _ok in jobs:
+        if kind != "deal POST" and kind not in seen:
+            seen.add(kind)
+            asking.append((kind, make))
+    for r in range(rounds):
+        batch = [asking[(r * 16 + k) % len(asking)] for k in range(16)]
+        conns = [Connection(port, Stats()) for _ in batch]
+        await asyncio.gather(*(conn.request(*make("")) for conn, (_kind, make) in
+                               zip(conns, batch, strict=True)))
+        for conn in conns:
+            conn.close()
+
+
 async def run(port: int, jobs: list[tuple[str, float, Callable[[str], Request],
                                           tuple[int, ...]]],
               duration: float, warmup: float, stats: Stats, server: set[int],
@@ -235,6 +255,9 @@ def main() -> None:
                         help="seconds over which the phones and screens come in after the "
                         "draw, each at a random moment, all counted (0: every client "
                         "within its first interval, 2 s for a table's phones)")
+    parser.add_argument("--warm", type=int, default=0,
+                        help="rounds of 16 requests at once before the load, not counted: a "
+                        "server that was up before the draw (0: a fresh server)")
     parser.add_argument("--cache-url", default=os.environ.get("SCHREIBER_CACHE_URL")
                         or "redis://127.0.0.1:6379/1",
                         help='SCHREIBER_CACHE_URL of the server ("": memory per worker)')
@@ -248,7 +271,7 @@ def main() -> None:
     print(f"{args.tables} tables, {len(pairs) * 4} players, {args.watchers} screen watchers, "
           f"a deal every {args.deal_every:g} s at each table, {args.duration:g} s counted "
           f"after {args.warmup:g} s of warm-up, clients coming in over "
-          f"{args.arrive:g} s; cache: "
+          f"{args.arrive:g} s, {args.warm} rounds of warming first; cache: "
           f"{args.cache_url or '(memory per worker)'}; load average at start: "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     stats = Stats()
@@ -282,6 +305,8 @@ def main() -> None:
     pids: list[int] = []
     with c.gunicorn(cache_url=args.cache_url, pids=pids) as base:
         port = int(base.rsplit(":", 1)[1])
+        if args.warm:
+            asyncio.run(warm(port, jobs, args.warm))
         shares = asyncio.run(run(port, jobs, args.duration, args.warmup, stats, set(pids),
                                  args.arrive))
     report(stats, args.duration, shares)
