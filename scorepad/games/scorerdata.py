@@ -1,6 +1,6 @@
 """The phone's scorer: its rules data, generated from the referee, its words, generated
-from the catalogues, and what a session page gives it (docs/development.md, "What runs
-where").
+from the catalogues, and what a session page gives it
+(docs/development.md, "What runs where").
 
 Each game's package has its scorer for the phone in ``static/games/<game>/scorer.js`` (its
 logic, written out in JavaScript; served as ``/static/games/<game>/scorer.js`` by Django's
