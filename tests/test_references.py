@@ -30,8 +30,9 @@ SUFFIXES = {".py", ".html", ".txt", ".js", ".css", ".json", ".md", ".sh", ".toml
 #: The documents whose headings are checked where they are cited: the README and the documents
 #: it leads to.
 DOCUMENTS = ["README.md", "docs/rules.md", "docs/using.md", "docs/api.md", "docs/export.md",
-             "docs/development.md", "docs/deploy.md", "docs/games.md"]
-_DOC = "(?:" + "|".join(re.escape(d) for d in DOCUMENTS) + ")"
+             "docs/development.md", "docs/deploy.md", "docs/games.md", "bench/README.md"]
+#: (not inside a longer path: bench/README.md is not the README)
+_DOC = r"(?<![\w/.-])(?:" + "|".join(re.escape(d) for d in DOCUMENTS) + ")"
 
 #: The specification's files: not in the repository, so never cited.
 NAMES = re.compile(r"\b(?:RULES|NOTES|API)\.md\b")
