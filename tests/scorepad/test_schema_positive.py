@@ -107,6 +107,8 @@ KNOWN_GAPS = {
         "combined scoring needs rank_points (a stored value compared)",
     **dict.fromkeys((
         ("PATCH", "/api/v1/players/{player_id}/", "category"),
+        # found by this test in CI: "Ĳ" is two letters after normalization ("IJ")
+        ("PATCH", "/api/v1/groups/{group_id}/players/{player_id}/", "category"),
         ("POST", "/api/v1/tournaments/{tournament_id}/players/", "category"),
         ("PATCH", "/api/v1/tournaments/{tournament_id}/players/", "category"),
         ("GET", "/api/v1/tournaments/{tournament_id}/ranking", "category"),
