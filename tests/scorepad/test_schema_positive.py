@@ -249,6 +249,19 @@ def _shown(body: Any) -> str:
     return "(no body)" if isinstance(body, NotSet) else json.dumps(body)[:400]
 
 
+#: The refusal of an invisible character beyond the Basic Multilingual Plane (a tag
+#: character such as U+E0064): a schema's pattern cannot name one (scorepad/fields.py), so
+#: the server alone refuses it, wherever text is taken. Found by this test in make test,
+#: in a session's note. Told: docs/api.md, "What the schema cannot say".
+BEYOND_THE_PATTERNS = re.compile(r"invisible or control characters \(U\+[0-9A-F]{5,6}\)")
+
+
+def _beyond_the_patterns(messages: Any) -> bool:
+    found = messages if isinstance(messages, list) else [messages]
+    return bool(found) and all(isinstance(m, str) and BEYOND_THE_PATTERNS.search(m)
+                               for m in found)
+
+
 def _shape_errors(case: Any, body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         return {"": body}
@@ -257,7 +270,8 @@ def _shape_errors(case: Any, body: Any) -> dict[str, Any]:
     excused = [field for method, path, field in [*DOMAIN_400, *KNOWN_GAPS]
                if (method, path) == (case.method.upper(), case.operation.path)]
     return {field: messages for field, messages in errors.items()
-            if not any(fnmatch.fnmatchcase(field, glob) for glob in excused)}
+            if not any(fnmatch.fnmatchcase(field, glob) for glob in excused)
+            and not _beyond_the_patterns(messages)}
 
 
 def _check(case: Any, world: dict[str, Any], published: dict[str, Any]) -> None:
