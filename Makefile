@@ -24,9 +24,12 @@ run: install
 # DATABASE_URL (SQLite when unset) and HYPOTHESIS_PROFILE (dev unless told: tests/strength.py).
 # Three processes on two cores: the browser tests, spread over two of them, mostly wait
 # (tests/conftest.py), and an idle process takes over the tail of another's share (worksteal).
+# Python keeps its compiled files (__pycache__, ignored by git) even where the environment
+# says not to (PYTHONDONTWRITEBYTECODE): each process otherwise compiles and rewrites every
+# test module again, 26 s of each worker's start against 9 s (docs/development.md).
 JOBS ?= 3
 test: install
-	$(PY) -m pytest -n $(JOBS) --dist worksteal $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n $(JOBS) --dist worksteal $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
