@@ -21,10 +21,7 @@ pixels under ``ci``): encoding the double-size images was a third of each look; 
 
 Other repetitions that are strength, not coverage, follow ``PROFILE`` the same way and say
 so where they are: the askers of tests/scorepad/test_cache_per_user.py, the requests per
-operation of test_schema_positive.py (``examples(100, share=20)``: 5 under ``dev``), of the
-API's fuzzing and per page of test_form_garbage.py (``share=PER_OPERATION``: a tenth). The
-axe-core check at every browser test's end judges colour contrast once per page and scheme
-under ``dev`` (``CONTRAST_AT_EVERY_END``).
+operation of test_schema_positive.py (``examples(100, share=20)``: 5 under ``dev``).
 """
 
 from __future__ import annotations
@@ -40,10 +37,6 @@ if PROFILE not in ("dev", "ci"):
 #: ``dev`` runs this fraction of a test's full strength (at least ``DEV_MIN`` examples)
 DEV_SHARE = 5
 DEV_MIN = 5
-#: ... and this fraction for a property run once per operation or URL: the API's fuzzing from
-#: its schema (5 to 6 requests an operation under ``dev``) and the forms' garbage (5 bodies a
-#: page, besides the cases each names). The schema's positive test asks a twentieth.
-PER_OPERATION = 10
 
 
 def examples(full: int, *, share: int = DEV_SHARE, least: int = DEV_MIN) -> int:
@@ -88,17 +81,6 @@ def repeated(cases: Sequence[T], *, dev: int = 0) -> list[T]:
 #: How a look test's screenshots are saved (Playwright's ``scale``): the phone's device
 #: pixels under ``ci``, CSS pixels (a quarter of the pixels to encode) under ``dev``.
 SCREENSHOT_SCALE = "device" if PROFILE == "ci" else "css"
-
-#: Whether the axe-core check that ends every browser test (tests/browser/conftest.py)
-#: judges the colour contrast on every page it finds open: under ``ci`` it does; under
-#: ``dev`` once per page (its path, numbers aside), colour scheme and width in each
-#: process, and every other rule every time. Contrast is most of axe-core's time on a page
-#: (it finds each text's background), and most tests end on the same few pages in the
-#: same two schemes. The tests that ask for accessibility themselves (``accessible`` in
-#: tests/browser/axe.py: the seven pages, the dialogs, offline, the screen, a table's
-#: phone, a guest's evening) judge every rule each time. The figures:
-#: bench/README.md, "make test, lighter under dev".
-CONTRAST_AT_EVERY_END = PROFILE == "ci"
 
 #: Whether every page a look test visits is saved as a screenshot (``ci``, and with
 #: ``SCHREIBER_SCREENSHOTS=1``), or, under ``dev``, only a page where it found something

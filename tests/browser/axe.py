@@ -16,13 +16,12 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 #: Judged with the page scrolled to its end, where a sticky bar (the deal form's Save) rests
 #: in its place: scrolled elsewhere it stands over the form's taps, as any sticky bar does
 #: over what scrolls under it, and axe-core's target-size counts them as obscured there.
-RUN = """async ([tags, contrast]) => {
+RUN = """async (tags) => {
   const y = window.scrollY;
   window.scrollTo(0, document.documentElement.scrollHeight);
   let found;
   try {
     found = await axe.run(document, {runOnly: {type: "tag", values: tags},
-                                     rules: {"color-contrast": {enabled: contrast}},
                                      resultTypes: ["violations"]});
   } finally {
     window.scrollTo(0, y);
@@ -40,13 +39,11 @@ def engine() -> str:
     return Path(AXE_FILE_PATH).read_text(encoding="utf-8")
 
 
-def violations(page: Any, *, contrast: bool = True) -> list[str]:
-    """What axe-core finds on the page as it is now (one line per rule broken); without its
-    colour contrast rule when ``contrast`` is false (tests/strength.py,
-    ``CONTRAST_AT_EVERY_END``)."""
+def violations(page: Any) -> list[str]:
+    """What axe-core finds on the page as it is now (one line per rule broken)."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(engine())
-    return list(page.evaluate(RUN, [TAGS, contrast]))
+    return list(page.evaluate(RUN, TAGS))
 
 
 def accessible(page: Any, state: str = "") -> None:

@@ -9,13 +9,11 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
-import re
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from django.core.signals import request_finished, request_started
@@ -204,38 +202,19 @@ def _pages_seen(item: pytest.Item) -> str:
     return "\n".join(lines) or "no page open, no answer of 400 or more"
 
 
-#: The pages whose colour contrast a test's end has judged in this process (under ``dev``:
-#: tests/strength.py, ``CONTRAST_AT_EVERY_END``).
-_CONTRASTED: set[tuple[str, str, int]] = set()
-
-
-def _contrast_first(page: Any, options: dict[str, Any]) -> bool:
-    """Whether this page (its path, numbers aside), colour scheme and width are seen at a
-    test's end for the first time in this process, and so are judged for contrast."""
-    path = re.sub(r"\d+", "N", urlsplit(page.url).path)
-    key = (path, str(options.get("colorScheme") or "light"),
-           int((options.get("viewport") or {}).get("width", 0)))
-    if key in _CONTRASTED:
-        return False
-    _CONTRASTED.add(key)
-    return True
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Any:
     """Every browser test ends with axe-core on each page it left open, as the test left it
     (a dialog open, offline, a conflict, the screen, printed): no rule broken
-    (tests/browser/axe.py; under ``dev`` the colour contrast once per page, scheme and
-    width in each process: tests/strength.py). Not judged: a page that is gone or was never
-    loaded; a phone with JavaScript switched off (the tests of pages without scripts), where
-    axe-core cannot run (the same pages are judged with it on); and the API's reference
-    (/api/v1/docs/: drf-spectacular's Swagger UI, a third party's markup for developers, not
-    a page of the app)."""
+    (tests/browser/axe.py). Not judged: a page that is gone or was never loaded; a phone
+    with JavaScript switched off (the tests of pages without scripts), where axe-core cannot
+    run (the same pages are judged with it on); and the API's reference (/api/v1/docs/:
+    drf-spectacular's Swagger UI, a third party's markup for developers, not a page of the
+    app)."""
     result = yield
     browser = getattr(item, "funcargs", {}).get("browser")
     if browser is None:
         return result
-    from ..strength import CONTRAST_AT_EVERY_END
     from .axe import violations
 
     found = []
@@ -247,8 +226,7 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
             if page.is_closed() or not page.url.startswith("http") or "/api/" in page.url:
                 continue
             try:
-                broken = violations(page, contrast=CONTRAST_AT_EVERY_END
-                                    or _contrast_first(page, options))
+                broken = violations(page)
             except Exception as e:  # a page under way (a reload, a navigation): not judged
                 if "Execution context was destroyed" in str(e) or "navigat" in str(e):
                     continue

@@ -12,7 +12,7 @@ from typing import Any
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from ..strength import PER_OPERATION, env_examples
+from ..strength import env_examples
 
 
 @cache
@@ -35,8 +35,8 @@ def fuzz_each(path_regex: str, check: Callable[[Any], None], *, full: int) -> in
     returns how many operations were fuzzed."""
     ops = operations(path_regex)
     for operation in ops:
-        @settings(max_examples=env_examples("FUZZ_EXAMPLES", full, share=PER_OPERATION),
-                  deadline=None, database=None,
+        @settings(max_examples=env_examples("FUZZ_EXAMPLES", full), deadline=None,
+                  database=None,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                          HealthCheck.function_scoped_fixture])
         @given(case=operation.as_strategy())

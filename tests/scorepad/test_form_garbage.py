@@ -12,7 +12,7 @@ from django.test import Client
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ..strength import PER_OPERATION, env_examples
+from ..strength import env_examples
 from .test_access import ACCESS, url_of, world  # noqa: F401 - world is a fixture
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_no_form_input_makes_a_500(name, world):  # noqa: F811 - the fixture
     client = Client(raise_request_exception=False)
     client.force_login(world["people"]["owner"])
 
-    @settings(max_examples=env_examples("GARBAGE_EXAMPLES", 50, share=PER_OPERATION), deadline=None,
+    @settings(max_examples=env_examples("GARBAGE_EXAMPLES", 50), deadline=None,
               database=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture,
                                      HealthCheck.too_slow])
