@@ -86,3 +86,22 @@ def test_only_a_form_with_the_card_picker_loads_it(anna, phone: Client, table):
     cards = phone.get(f"/sessions/{mura.pk}/").content.decode()
     assert not loads(mulatschak, "cardpicker.js")
     assert loads(cards, "cardpicker.js") and "/games/mura/phone" in cards
+
+
+def htmx_sets_up(html: str) -> int:
+    """How many elements htmx sets up when it starts on a page: each form, each element
+    with an explicit ``type="submit"`` and each with an ``hx-`` attribute (what htmx 2's
+    start asks the page for; each costs it about 1 ms on a phone, a form's counters and
+    steppers included)."""
+    return len(re.findall(r"<form\b|<[a-z]+\b[^>]*?(?:\stype=\"submit\"|\shx-[a-z-]+=)", html))
+
+
+def test_htmx_sets_up_a_handful_of_elements_on_the_session_page_not_each_stepper(
+        anna, phone: Client, table):
+    mulatschak = phone.get(f"/sessions/{table.pk}/").content.decode()
+    mura = phone.get(f"/sessions/{game_start(anna, 'mura').pk}/").content.decode()
+    for html in (mulatschak, mura):
+        steppers = re.findall(r'<button\b[^>]*\sname="step"', html)
+        assert len(steppers) >= 8   # the form's steppers are there, and submit without script
+        assert all(' type="' not in b or ' type="submit"' in b for b in steppers)
+        assert htmx_sets_up(html) <= 16, htmx_sets_up(html)
