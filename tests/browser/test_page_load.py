@@ -76,3 +76,28 @@ def test_the_phones_scorer_loads_at_the_first_tap_on_the_entry_panel_not_before(
     page.wait_for_function("() => !!(window.SchreiberScorer && SchreiberScorer.get('mulatschak')"
                            " && SchreiberScorer.get('mulatschak').formDeal)")
     assert page.console_errors == []
+
+
+#: Each closed <details> of the page with the children it gives a box to (not its summary).
+CLOSED_WITH_BOXES = """() => Array.from(document.querySelectorAll("details:not([open])"))
+  .map((d) => [d.id || d.className, Array.from(d.children)
+    .filter((c) => c.tagName !== "SUMMARY" && getComputedStyle(c).display !== "none").length])
+  .filter(([, shown]) => shown > 0)"""
+
+
+def test_a_closed_section_of_the_session_page_costs_its_first_rendering_nothing(
+        browser, live_server, table):
+    """Chromium styles and lays out a closed <details>' content at load all the same; the
+    deal form's "More" alone is some 150 elements of a page a phone renders first. Closed,
+    their content has no box; opened, it is there."""
+    page = new_phone(browser)
+    log_in(page, live_server.url, "anna")
+    page.goto(f"{live_server.url}/sessions/{table.pk}/")
+    closed = page.locator("details:not([open])")
+    assert closed.count() >= 3  # More, the evening's name and note, Close at least
+    assert page.evaluate(CLOSED_WITH_BOXES) == []
+    page.locator("#more > summary").click()
+    assert page.locator("#xrow-0").is_visible()
+    assert page.locator("#more > :not(summary)").first.evaluate(
+        "(e) => getComputedStyle(e).display") != "none"
+    assert page.console_errors == []
