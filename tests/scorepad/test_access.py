@@ -24,6 +24,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scorepad import rosters, sharing
 
+from . import page_scripts
 from .factories import EVEN, group_with, played, record, session_at, user
 
 pytestmark = pytest.mark.django_db
@@ -453,6 +454,12 @@ def test_each_url_answers_each_persona_as_classified(name, world):
                 response = getattr(client, method)(url, data or {})
             assert response.status_code == expected[persona], (
                 f"{method.upper()} {url} as {persona}")
+            if method == "get" and response.status_code == 200 \
+                    and response["Content-Type"].startswith("text/html") \
+                    and b"<html" in response.content:
+                # each page (not a fragment htmx swaps in) this persona gets loads the
+                # scripts it uses and no others
+                assert page_scripts.problems(response.content.decode()) == [], (url, persona)
 
 
 @pytest.mark.parametrize("persona", PERSONAS)
