@@ -154,9 +154,10 @@ class Chromium:
     def log_in(self, base: str, cookie: str | None) -> None:
         """The browser's cookies: the session's ``name=value``, or none. Playwright is
         connected only while it sets them: connected, it attaches to every tab Lighthouse
-        opens and sets it up (its own script world, its events) as the page starts, work
-        a phone never does, which Lighthouse counted as one "Unattributable" long task of
-        about 250 ms at the start of every session page (about 70 ms without it)."""
+        opens and prepares it for itself as the page starts, work a phone never does, which
+        Lighthouse counted as one "Unattributable" long task of 244–270 ms at the start of
+        the session page (66–149 ms without it: Lighthouse's own; bench/README.md,
+        "Lighthouse")."""
         cdp = self.playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{self.port}")
         try:
             jar = cdp.contexts[0]
